@@ -1,0 +1,66 @@
+package io.interpreter4j.core.event;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * The body of a session event, one record per event type. Field names are the JSON field names of the
+ * {@code --json} protocol (see docs/events.md); {@link #type()} is the event's {@code type}.
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public sealed interface EventPayload {
+
+  /** The wire name of this event type. */
+  String type();
+
+  record SessionStarted(String model, String cwd) implements EventPayload {
+    public String type() { return "session_started"; }
+  }
+
+  record UserMessage(String text) implements EventPayload {
+    public String type() { return "user_message"; }
+  }
+
+  record AssistantDelta(String text) implements EventPayload {
+    public String type() { return "assistant_delta"; }
+  }
+
+  record AssistantMessage(String text) implements EventPayload {
+    public String type() { return "assistant_message"; }
+  }
+
+  record CodeBlockEvent(int block, String language, String code, boolean unterminated) implements EventPayload {
+    public String type() { return "code_block"; }
+  }
+
+  /** decision: approved | denied | edited; by: auto | user | policy. */
+  record Approval(int block, String decision, String by, String reason) implements EventPayload {
+    public String type() { return "approval"; }
+  }
+
+  record ExecStarted(int block, String language) implements EventPayload {
+    public String type() { return "exec_started"; }
+  }
+
+  /** stream: stdout | stderr. */
+  record Output(int block, String stream, String text) implements EventPayload {
+    public String type() { return "output"; }
+  }
+
+  record ExecFinished(int block, int exit_code, boolean timed_out, boolean interrupted, long duration_ms,
+                      boolean truncated, String output_file) implements EventPayload {
+    public String type() { return "exec_finished"; }
+  }
+
+  record Retry(int attempt, String reason) implements EventPayload {
+    public String type() { return "retry"; }
+  }
+
+  /** status: done | failed | gave_up | interrupted | blocked. */
+  record TurnFinished(String status, int iterations, String reason) implements EventPayload {
+    public String type() { return "turn_finished"; }
+  }
+
+  record Error(String message) implements EventPayload {
+    public String type() { return "error"; }
+  }
+}
