@@ -1,0 +1,97 @@
+package io.interpreter4j.core.prompt;
+
+import java.time.LocalDate;
+
+/** Builds the text the model reads: the system prompt and the messages that report a block's fate. */
+public final class PromptBuilder {
+
+  private PromptBuilder() {}
+
+  /** The system prompt: role, host metadata, the date, execution rules and the user's custom instructions. */
+  public static String systemPrompt(HostInfo host, LocalDate today, String customInstructions) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("""
+        You are interpreter4j, a world-class programmer that completes any goal by running code on the \
+        user's machine. You have full access to it: the code blocks you write are executed, after the user \
+        or their policy approves them, and their output is sent back to you.
+        First write a short plan. Then work in small steps: write ONE code block at a time, wait for its \
+        output, and use what it shows before writing the next. Recap the plan between steps when it helps.
+        When the goal is met (or cannot be), answer in plain text without a code block; that ends the turn.
+
+        """);
+    sb.append("# Machine\n");
+    sb.append("- OS: ").append(host.osName()).append(' ').append(host.osVersion()).append(" (").append(host.arch())
+        .append(")\n");
+    sb.append("- User: ").append(host.user()).append('\n');
+    sb.append("- Working directory: ").append(host.cwd()).append('\n');
+    sb.append("- Shell: ").append(host.shell()).append('\n');
+    sb.append("- Python: ").append(host.pythonVersion()).append('\n');
+    sb.append("- Languages you can run: ").append(String.join(", ", host.languages())).append('\n');
+    sb.append("- Today's date: ").append(today).append("\n\n");
+    sb.append("""
+        # Rules for code
+        - Always tag a code block with its language, e.g. ```python or ```bash. Blocks tagged text, output, \
+        json and the like are shown, not run.
+        - Each language keeps one persistent session: python variables and imports, and the shell's current \
+        directory and variables, carry over from block to block.
+        - Standard input is closed: programs cannot ask the user for input. Pass data as arguments or files.
+        - A block that runs too long is interrupted (exit code 124). Long outputs are cut in the middle; \
+        print only what you need, and write large results to files.
+        - To install Python packages, use a virtual environment (python -m venv .venv), never the system or \
+        global environment, and never sudo.
+        - Never delete or modify anything outside the working directory unless the user asks for it.
+        - If a block fails, read the error, fix the cause and try again with a different approach; do not \
+        repeat the same failing code.
+        """);
+    if (customInstructions != null && !customInstructions.isBlank()) {
+      sb.append("\n# Custom instructions from the user\n").append(customInstructions.strip()).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** The message that gives the model a block's result. */
+  public static String blockResult(int block, String language, int exitCode, boolean timedOut, boolean interrupted,
+                                   String output, String notice) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Block ").append(block).append(" (").append(language).append(") ");
+    if (timedOut) {
+      sb.append("timed out and was interrupted (exit code ").append(exitCode).append(").");
+    } else if (interrupted) {
+      sb.append("was interrupted by the user (exit code ").append(exitCode).append(").");
+    } else {
+      sb.append("finished with exit code ").append(exitCode).append('.');
+    }
+    sb.append('\n');
+    if (notice != null && !notice.isBlank()) {
+      sb.append("Note: ").append(notice).append('\n');
+    }
+    if (output == null || output.isEmpty()) {
+      sb.append("It printed no output.");
+    } else {
+      sb.append("Output:\n```output\n").append(output);
+      if (!output.endsWith("\n")) {
+        sb.append('\n');
+      }
+      sb.append("```");
+    }
+    return sb.toString();
+  }
+
+  /** Told to the model when the user declines a block. */
+  public static String declined(int block, String reason) {
+    String why = reason == null || reason.isBlank() ? "" : " Reason: " + reason.strip();
+    return "The user declined to run block " + block + "; it was not executed." + why
+        + " Ask what they want instead, or propose a different approach.";
+  }
+
+  /** Told to the model when a policy blocks a block. */
+  public static String blockedByPolicy(int block, String reason) {
+    return "Block " + block + " was not executed: blocked by policy: " + reason + "; choose a safer way.";
+  }
+
+  /** Told to the model when it wrote a block in a language that cannot run here. */
+  public static String unknownLanguage(int block, String language, java.util.List<String> available) {
+    return "Block " + block + " was not executed: the language '" + language + "' is not available here. "
+        + "Available languages: " + String.join(", ", available) + ". Rewrite it in one of those.";
+  }
+}
