@@ -1,0 +1,80 @@
+package io.interpreter4j.core.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Layers the configuration: command-line flags over {@code I4J_*} environment variables over the config file
+ * over reference.conf. Each layer is a HOCON config; the result is read once into {@link Settings}.
+ */
+public final class ConfigLoader {
+
+  /** Environment variables and the settings they override. */
+  public static final Map<String, String> ENVIRONMENT = Map.ofEntries(
+      Map.entry("I4J_MODEL", "interpreter4j.model"),
+      Map.entry("I4J_API_BASE", "interpreter4j.api-base"),
+      Map.entry("I4J_HOME", "interpreter4j.data-dir"),
+      Map.entry("I4J_WORKDIR", "interpreter4j.workdir"),
+      Map.entry("I4J_CUSTOM_INSTRUCTIONS", "interpreter4j.custom-instructions"),
+      Map.entry("I4J_APPROVAL", "interpreter4j.approval.mode"),
+      Map.entry("I4J_INTERCEPTOR_MODE", "interpreter4j.interceptor.mode"),
+      Map.entry("I4J_TIMEOUT", "interpreter4j.execution.timeout"),
+      Map.entry("I4J_MAX_OUTPUT", "interpreter4j.execution.max-output"),
+      Map.entry("I4J_MAX_ITERATIONS", "interpreter4j.healing.max-iterations"),
+      Map.entry("I4J_PYTHON", "interpreter4j.execution.python"));
+
+  private ConfigLoader() {}
+
+  /**
+   * @param configFile an explicit {@code --config FILE} (must exist), or null to use the user's default file if any
+   * @param flags      settings from command-line flags, keyed by path ({@code interpreter4j.model})
+   */
+  public static Config load(Path configFile, Map<String, Object> flags, Map<String, String> env) {
+    Config fileLayer = ConfigFactory.empty();
+    Path file = configFile != null ? configFile : defaultConfigFile(env);
+    if (configFile != null && !Files.isRegularFile(configFile)) {
+      throw new IllegalArgumentException("config file not found: " + configFile
+          + " (give an existing HOCON file to --config)");
+    }
+    if (file != null && Files.isRegularFile(file)) {
+      try {
+        fileLayer = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+      } catch (ConfigException e) {
+        throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
+      }
+    }
+    Map<String, Object> fromEnv = new LinkedHashMap<>();
+    ENVIRONMENT.forEach((variable, path) -> {
+      String value = env.get(variable);
+      if (value != null && !value.isEmpty()) {
+        fromEnv.put(path, value);
+      }
+    });
+    try {
+      return ConfigFactory.parseMap(flags, "command-line flags")
+          .withFallback(ConfigFactory.parseMap(fromEnv, "I4J_* environment variables"))
+          .withFallback(fileLayer)
+          .withFallback(ConfigFactory.load())
+          .resolve();
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code $XDG_CONFIG_HOME/interpreter4j/config.conf}, else {@code ~/.config/interpreter4j/config.conf}. */
+  public static Path defaultConfigFile(Map<String, String> env) {
+    return configDir(env).resolve("config.conf");
+  }
+
+  public static Path configDir(Map<String, String> env) {
+    String xdg = env.get("XDG_CONFIG_HOME");
+    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".config");
+    return base.resolve("interpreter4j");
+  }
+}

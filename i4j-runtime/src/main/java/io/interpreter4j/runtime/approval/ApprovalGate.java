@@ -1,0 +1,112 @@
+package io.interpreter4j.runtime.approval;
+
+import io.interpreter4j.core.config.Settings.ApprovalMode;
+import io.interpreter4j.core.intercept.CodeBlock;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+
+/**
+ * Decides whether a code block runs: {@code auto} approves at once, {@code ask} asks the session's
+ * {@link Approver}. One question at a time; the gate moves idle -> awaiting -> idle.
+ */
+public final class ApprovalGate {
+
+  public interface Command {}
+
+  /** Decide on a block; exactly one {@link Decision} goes to replyTo (unless cancelled). */
+  public record Review(CodeBlock block, ActorRef<Decision> replyTo) implements Command {}
+
+  /** Withdraw the open question, if any; no decision is sent for it. */
+  public enum Cancel implements Command { INSTANCE }
+
+  /** Switch between ask and auto (the %auto_run command, the dashboard). */
+  public record SetMode(ApprovalMode mode) implements Command {}
+
+  private record Answered(int block, Approver.Answer answer, Throwable failure) implements Command {}
+
+  /**
+   * The verdict on a block. decision: approved | denied | edited; by: auto | user | policy; code is what runs.
+   * {@code unanswerable} marks a denial because no one could be asked.
+   */
+  public record Decision(int block, String decision, String by, String code, String reason, boolean unanswerable) {
+    public boolean runs() {
+      return !"denied".equals(decision);
+    }
+  }
+
+  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver) {
+    return Behaviors.setup(ctx -> new ApprovalGate(ctx, sessionId, approver).idle(mode));
+  }
+
+  private final ActorContext<Command> context;
+  private final String sessionId;
+  private final Approver approver;
+
+  private ApprovalGate(ActorContext<Command> context, String sessionId, Approver approver) {
+    this.context = context;
+    this.sessionId = sessionId;
+    this.approver = approver;
+  }
+
+  private Behavior<Command> idle(ApprovalMode mode) {
+    return Behaviors.receive(Command.class)
+        .onMessage(Review.class, review -> onReview(mode, review))
+        .onMessage(SetMode.class, m -> idle(m.mode()))
+        .onMessage(Cancel.class, c -> Behaviors.same())
+        .onMessage(Answered.class, stale -> Behaviors.same())
+        .build();
+  }
+
+  private Behavior<Command> onReview(ApprovalMode mode, Review review) {
+    CodeBlock block = review.block();
+    if (mode == ApprovalMode.AUTO) {
+      review.replyTo().tell(new Decision(block.index(), "approved", "auto", block.code(), null, false));
+      return Behaviors.same();
+    }
+    context.pipeToSelf(approver.ask(sessionId, block),
+        (answer, failure) -> new Answered(block.index(), answer, failure));
+    return awaiting(mode, review);
+  }
+
+  private Behavior<Command> awaiting(ApprovalMode mode, Review review) {
+    return Behaviors.receive(Command.class)
+        .onMessage(Answered.class, a -> onAnswered(mode, review, a))
+        .onMessage(SetMode.class, m -> awaiting(m.mode(), review))
+        .onMessage(Cancel.class, c -> onCancel(mode, review))
+        .onMessage(Review.class, r -> {
+          r.replyTo().tell(new Decision(r.block().index(), "denied", "policy", r.block().code(),
+              "another block is waiting for approval", false));
+          return Behaviors.same();
+        })
+        .build();
+  }
+
+  private Behavior<Command> onAnswered(ApprovalMode mode, Review review, Answered a) {
+    if (a.block() != review.block().index()) {
+      return Behaviors.same();
+    }
+    CodeBlock block = review.block();
+    Decision decision;
+    if (a.failure() != null) {
+      decision = new Decision(block.index(), "denied", "user", block.code(),
+          "the approval prompt failed: " + a.failure().getMessage(), true);
+    } else {
+      Approver.Answer answer = a.answer();
+      decision = switch (answer.kind()) {
+        case YES -> new Decision(block.index(), "approved", "user", block.code(), null, false);
+        case EDIT -> new Decision(block.index(), "edited", "user", answer.code(), null, false);
+        case NO -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), false);
+        case NO_ONE -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), true);
+      };
+    }
+    review.replyTo().tell(decision);
+    return idle(mode);
+  }
+
+  private Behavior<Command> onCancel(ApprovalMode mode, Review review) {
+    approver.cancel(sessionId, review.block().index());
+    return idle(mode);
+  }
+}

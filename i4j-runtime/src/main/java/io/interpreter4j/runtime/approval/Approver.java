@@ -1,0 +1,34 @@
+package io.interpreter4j.runtime.approval;
+
+import io.interpreter4j.core.intercept.CodeBlock;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Whoever answers "run this block?" for a person: the terminal prompt, lines piped on stdin, or (later) the
+ * dashboard. Called off the actor; the returned stage completes with the person's answer.
+ */
+public interface Approver {
+
+  CompletionStage<Answer> ask(String sessionId, CodeBlock block);
+
+  /** Withdraws an open question (the turn was interrupted); the default does nothing. */
+  default void cancel(String sessionId, int block) {}
+
+  /** A person's answer: run, decline, or run an edited version of the code. */
+  record Answer(Kind kind, String code, String reason) {
+    /** NO_ONE: nobody could be asked (not interactive, stdin closed). */
+    public enum Kind { YES, NO, EDIT, NO_ONE }
+
+    public static Answer yes() { return new Answer(Kind.YES, null, null); }
+
+    public static Answer no(String reason) { return new Answer(Kind.NO, null, reason); }
+
+    public static Answer edit(String code) { return new Answer(Kind.EDIT, code, null); }
+
+    public static Answer noOne(String reason) { return new Answer(Kind.NO_ONE, null, reason); }
+  }
+
+  /** No person to ask: every question is left unanswered, so the gate reports the block as blocked. */
+  Approver NOBODY = (sessionId, block) -> java.util.concurrent.CompletableFuture.completedFuture(
+      Answer.noOne("no one can approve it: the session is not interactive and auto-run is off"));
+}

@@ -1,0 +1,262 @@
+package io.interpreter4j.runtime.llm;
+
+import io.interpreter4j.core.healing.Backoff;
+import io.interpreter4j.core.intercept.Segment;
+import io.interpreter4j.core.model.LlmChunk;
+import io.interpreter4j.core.model.ModelException;
+import io.interpreter4j.core.model.ModelRequest;
+import io.interpreter4j.runtime.intercept.BlockInterceptor;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.stream.KillSwitches;
+import org.apache.pekko.stream.UniqueKillSwitch;
+import org.apache.pekko.stream.javadsl.Flow;
+import org.apache.pekko.stream.javadsl.Keep;
+import org.apache.pekko.stream.typed.javadsl.ActorSink;
+
+/**
+ * Runs one model call at a time as a stream: provider chunks -> block interceptor -> this actor, which hands
+ * each segment to the session and waits for its ack (backpressure reaches the provider). Retryable failures
+ * are retried with exponential backoff and jitter; {@link Cancel} cancels the stream and so the model call.
+ */
+public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
+
+  public interface Command {}
+
+  /** Start a model call; callId tags every reply. In first-block mode the stream ends after the first block. */
+  public record Call(int callId, ModelRequest request, int firstBlockIndex, boolean firstBlockOnly) implements Command {}
+
+  /** The session has handled the last {@link Piece} of this call. */
+  public record Ack(int callId) implements Command {}
+
+  /** Cancel the running call; nothing more is sent for it. */
+  public enum Cancel implements Command { INSTANCE }
+
+  /** What the session hears about a call. */
+  public interface Reply {
+    int callId();
+  }
+
+  /** One segment of the answer; answer with {@link Ack}. */
+  public record Piece(int callId, Segment segment) implements Reply {}
+
+  public record Usage(int callId, long inputTokens, long outputTokens) implements Reply {}
+
+  /** The call failed and is tried again after {@code delay}; partial output of this call must be discarded. */
+  public record Retrying(int callId, int attempt, String reason, Duration delay) implements Reply {}
+
+  public record Done(int callId) implements Reply {}
+
+  public record Failed(int callId, String message) implements Reply {}
+
+  private interface StreamMessage extends Command {
+    int run();
+  }
+
+  private record StreamInit(int run, ActorRef<Object> ackTo) implements StreamMessage {}
+
+  private record StreamElement(int run, ActorRef<Object> ackTo, Segment segment) implements StreamMessage {}
+
+  private record StreamCompleted(int run) implements StreamMessage {}
+
+  private record StreamFailed(int run, Throwable cause) implements StreamMessage {}
+
+  private record UsageSeen(int run, LlmChunk.Usage usage) implements StreamMessage {}
+
+  private record StartAttempt(int run) implements Command {}
+
+  private static final Object ACK = "ack";
+
+  public static Behavior<Command> create(ModelProvider provider, String defaultLanguage, int maxAttempts,
+                                         Backoff backoff, ActorRef<Reply> session) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new LlmStreamer(ctx, timers, provider, defaultLanguage, maxAttempts, backoff, session)));
+  }
+
+  private final TimerScheduler<Command> timers;
+  private final ModelProvider provider;
+  private final String defaultLanguage;
+  private final int maxAttempts;
+  private final Backoff backoff;
+  private final ActorRef<Reply> session;
+
+  private Call current;
+  private int run;
+  private int attempt;
+  private boolean sentPiece;
+  private UniqueKillSwitch killSwitch;
+  private ActorRef<Object> pendingAck;
+
+  private LlmStreamer(ActorContext<Command> context, TimerScheduler<Command> timers, ModelProvider provider,
+                      String defaultLanguage, int maxAttempts, Backoff backoff, ActorRef<Reply> session) {
+    super(context);
+    this.timers = timers;
+    this.provider = provider;
+    this.defaultLanguage = defaultLanguage;
+    this.maxAttempts = maxAttempts;
+    this.backoff = backoff;
+    this.session = session;
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Call.class, this::onCall)
+        .onMessage(StartAttempt.class, this::onStartAttempt)
+        .onMessage(Ack.class, this::onAck)
+        .onMessage(Cancel.class, this::onCancel)
+        .onMessage(StreamInit.class, this::onStreamInit)
+        .onMessage(StreamElement.class, this::onStreamElement)
+        .onMessage(UsageSeen.class, this::onUsageSeen)
+        .onMessage(StreamCompleted.class, this::onStreamCompleted)
+        .onMessage(StreamFailed.class, this::onStreamFailed)
+        .build();
+  }
+
+  private Behavior<Command> onCall(Call call) {
+    stopStream();
+    current = call;
+    attempt = 1;
+    startAttempt();
+    return this;
+  }
+
+  private void startAttempt() {
+    run++;
+    sentPiece = false;
+    pendingAck = null;
+    final int thisRun = run;
+    ActorRef<Command> self = getContext().getSelf();
+    Flow<Segment, Segment, org.apache.pekko.NotUsed> cut = current.firstBlockOnly()
+        ? BlockInterceptor.untilFirstBlock() : Flow.create();
+    killSwitch = provider.stream(current.request())
+        .wireTap(chunk -> {
+          if (chunk instanceof LlmChunk.Usage u) {
+            self.tell(new UsageSeen(thisRun, u));
+          }
+        })
+        .via(BlockInterceptor.codeBlocks(defaultLanguage, current.firstBlockIndex()))
+        .via(cut)
+        .viaMat(KillSwitches.single(), Keep.right())
+        .toMat(ActorSink.<Segment, Command, Object>actorRefWithBackpressure(
+            self,
+            (ackTo, segment) -> new StreamElement(thisRun, ackTo, segment),
+            ackTo -> new StreamInit(thisRun, ackTo),
+            ACK,
+            new StreamCompleted(thisRun),
+            failure -> new StreamFailed(thisRun, failure)), Keep.left())
+        .run(getContext().getSystem());
+  }
+
+  private Behavior<Command> onStartAttempt(StartAttempt m) {
+    if (current != null && m.run() == run) {
+      attempt++;
+      startAttempt();
+    }
+    return this;
+  }
+
+  private boolean stale(StreamMessage m) {
+    return current == null || m.run() != run;
+  }
+
+  private Behavior<Command> onStreamInit(StreamInit m) {
+    if (!stale(m)) {
+      m.ackTo().tell(ACK);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onStreamElement(StreamElement m) {
+    if (stale(m)) {
+      return this;
+    }
+    pendingAck = m.ackTo();
+    sentPiece = true;
+    session.tell(new Piece(current.callId(), m.segment()));
+    return this;
+  }
+
+  private Behavior<Command> onAck(Ack m) {
+    if (current != null && m.callId() == current.callId() && pendingAck != null) {
+      ActorRef<Object> ackTo = pendingAck;
+      pendingAck = null;
+      ackTo.tell(ACK);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onUsageSeen(UsageSeen m) {
+    if (!stale(m)) {
+      session.tell(new Usage(current.callId(), m.usage().inputTokens(), m.usage().outputTokens()));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onStreamCompleted(StreamCompleted m) {
+    if (!stale(m)) {
+      session.tell(new Done(current.callId()));
+      current = null;
+      killSwitch = null;
+    }
+    return this;
+  }
+
+  private Behavior<Command> onStreamFailed(StreamFailed m) {
+    if (stale(m)) {
+      return this;
+    }
+    Throwable cause = m.cause();
+    boolean retryable = !(cause instanceof ModelException me) || me.retryable();
+    String reason = describe(cause);
+    if (retryable && attempt < maxAttempts) {
+      Optional<Duration> hint = cause instanceof ModelException me ? me.retryAfter() : Optional.empty();
+      Duration delay = backoff.delayAfter(attempt, hint);
+      String why = sentPiece ? reason + " (after partial output, which is discarded)" : reason;
+      session.tell(new Retrying(current.callId(), attempt + 1, why, delay));
+      killSwitch = null;
+      timers.startSingleTimer(new StartAttempt(run), delay);
+    } else {
+      String message = retryable ? reason + " (gave up after " + attempt + " attempts)" : reason;
+      session.tell(new Failed(current.callId(), message));
+      current = null;
+      killSwitch = null;
+    }
+    return this;
+  }
+
+  private Behavior<Command> onCancel(Cancel m) {
+    stopStream();
+    current = null;
+    return this;
+  }
+
+  private void stopStream() {
+    run++;
+    if (killSwitch != null) {
+      killSwitch.shutdown();
+      killSwitch = null;
+    }
+    if (pendingAck != null) {
+      // release the sink so the cancelled stream can finish
+      pendingAck.tell(ACK);
+      pendingAck = null;
+    }
+  }
+
+  private static String describe(Throwable cause) {
+    String msg = cause.getMessage();
+    if (cause instanceof ModelException) {
+      return msg;
+    }
+    return cause.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
+  }
+}

@@ -1,0 +1,41 @@
+package io.interpreter4j.runtime.session;
+
+import io.interpreter4j.core.intercept.CodeBlock;
+import java.util.List;
+
+/** Rebuilds the markdown of a model reply from its prose and its code blocks, as kept in the conversation. */
+final class MarkdownReply {
+
+  private MarkdownReply() {}
+
+  /** Parts are prose ({@code CharSequence}) and {@link CodeBlock}s, in order. */
+  static String render(List<Object> parts) {
+    StringBuilder sb = new StringBuilder();
+    for (Object part : parts) {
+      if (part instanceof CodeBlock block) {
+        if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') {
+          sb.append('\n');
+        }
+        String fence = "`".repeat(Math.max(3, longestBacktickRun(block.code()) + 1));
+        sb.append(fence).append(block.info().strip()).append('\n').append(block.code());
+        if (!block.code().isEmpty() && !block.code().endsWith("\n")) {
+          sb.append('\n');
+        }
+        sb.append(fence).append('\n');
+      } else {
+        sb.append((CharSequence) part);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static int longestBacktickRun(String s) {
+    int best = 0;
+    int run = 0;
+    for (int i = 0; i < s.length(); i++) {
+      run = s.charAt(i) == '`' ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
+    return best;
+  }
+}

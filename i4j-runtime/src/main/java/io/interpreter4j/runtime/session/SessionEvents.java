@@ -1,0 +1,97 @@
+package io.interpreter4j.runtime.session;
+
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.event.EventPayload;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The event log of one session: numbers each event, appends it to {@code events.jsonl} (all but
+ * {@code assistant_delta}) and only then tells the subscribers, so a crash loses nothing already shown.
+ * Used from the session actor's thread only; subscribers may be added from anywhere.
+ */
+public final class SessionEvents implements AutoCloseable {
+  private final String sessionId;
+  private final Path journalFile;
+  private final Writer journal;
+  private final Clock clock;
+  private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
+  private long seq;
+  private boolean journalBroken;
+
+  public SessionEvents(String sessionId, Path journalFile, Clock clock) throws IOException {
+    this.sessionId = sessionId;
+    this.journalFile = journalFile;
+    this.clock = clock;
+    Files.createDirectories(journalFile.getParent());
+    this.journal = Files.newBufferedWriter(journalFile, StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+  }
+
+  public Path journalFile() {
+    return journalFile;
+  }
+
+  /** Adds a subscriber; it runs on the session's thread and must return quickly (hand off to a bounded queue). */
+  public void subscribe(Consumer<Event> subscriber) {
+    subscribers.add(subscriber);
+  }
+
+  public void unsubscribe(Consumer<Event> subscriber) {
+    subscribers.remove(subscriber);
+  }
+
+  public long lastSeq() {
+    return seq;
+  }
+
+  /** Numbers, journals and broadcasts one event. */
+  public Event publish(EventPayload payload) {
+    Event event = new Event(sessionId, ++seq, clock.instant(), payload);
+    if (!(payload instanceof EventPayload.AssistantDelta)) {
+      writeJournal(event);
+    }
+    for (Consumer<Event> subscriber : subscribers) {
+      try {
+        subscriber.accept(event);
+      } catch (RuntimeException e) {
+        // A broken subscriber must never break the session; it is dropped.
+        subscribers.remove(subscriber);
+      }
+    }
+    return event;
+  }
+
+  private void writeJournal(Event event) {
+    if (journalBroken) {
+      return;
+    }
+    try {
+      journal.write(EventCodec.toJson(event));
+      journal.write('\n');
+      journal.flush();
+    } catch (IOException e) {
+      journalBroken = true;
+      throw new UncheckedIOException("cannot append to the journal " + journalFile + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      journal.close();
+    } catch (IOException e) {
+      // nothing more can be written; the events were flushed line by line
+    }
+  }
+}
