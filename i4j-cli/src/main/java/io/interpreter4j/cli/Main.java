@@ -1,8 +1,28 @@
 package io.interpreter4j.cli;
 
+import picocli.CommandLine;
+
 /** Entry point of the {@code i4j} command. */
 public final class Main {
+
+  private Main() {}
+
   public static void main(String[] args) {
-    System.out.println("interpreter4j");
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns its exit code; usage and configuration errors give 2. */
+  static int run(String... args) {
+    CommandLine cli = new CommandLine(new ChatCommand());
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      if (e instanceof ModelFactory.UsageException) {
+        commandLine.getErr().println("i4j: " + e.getMessage());
+        return 2;
+      }
+      commandLine.getErr().println("i4j: unexpected error: " + e);
+      e.printStackTrace(commandLine.getErr());
+      return 1;
+    });
+    return cli.execute(args);
   }
 }

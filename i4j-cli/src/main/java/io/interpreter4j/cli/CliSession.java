@@ -1,0 +1,116 @@
+package io.interpreter4j.cli;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.approval.Approver;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.runtime.repl.PythonLocator;
+import io.interpreter4j.runtime.session.HostProbe;
+import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.runtime.session.SessionIds;
+import io.interpreter4j.runtime.session.SessionManager;
+import io.interpreter4j.runtime.session.SessionSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+
+/**
+ * One session of the command line: starts the actor system and a session, sends messages, and waits for the
+ * end of each turn. Closing it stops the session (its REPL processes with it) and the actor system.
+ */
+final class CliSession implements AutoCloseable {
+  private static final Config PEKKO_QUIET = ConfigFactory.parseString("""
+      pekko.loglevel = WARNING
+      pekko.stdout-loglevel = OFF
+      pekko.log-dead-letters = off
+      pekko.log-dead-letters-during-shutdown = off
+      pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+      pekko.jvm-shutdown-hooks = off
+      """);
+
+  private final ActorSystem<SessionManager.Command> system;
+  private final ActorRef<Session.Command> session;
+  private final String id;
+  private volatile CompletableFuture<String> turn = new CompletableFuture<>();
+
+  private CliSession(ActorSystem<SessionManager.Command> system, ActorRef<Session.Command> session, String id) {
+    this.system = system;
+    this.session = session;
+    this.id = id;
+  }
+
+  /** The actor system for the CLI; its logs go to stderr and only at WARNING and above. */
+  static ActorSystem<SessionManager.Command> startSystem(Config config) {
+    return ActorSystem.create(SessionManager.create(), "i4j", PEKKO_QUIET.withFallback(config));
+  }
+
+  static CliSession start(ActorSystem<SessionManager.Command> system, Settings settings, ModelProvider provider,
+                          Approver approver, List<Consumer<Event>> subscribers, Map<String, String> env) {
+    String python = settings.python().isBlank() ? PythonLocator.resolve() : settings.python();
+    HostInfo host = HostProbe.probe(settings.workdir(), python, Session.LANGUAGES, env);
+    String id = SessionIds.next();
+    CliSession[] self = new CliSession[1];
+    Consumer<Event> turnWatcher = event -> {
+      if (event.payload() instanceof EventPayload.TurnFinished t && self[0] != null) {
+        self[0].turn.complete(t.status());
+      }
+    };
+    List<Consumer<Event>> all = new java.util.ArrayList<>(subscribers);
+    all.add(turnWatcher);
+    SessionSpec spec = new SessionSpec(id, settings, provider, approver, host, all);
+    SessionManager.Created created = AskPattern.<SessionManager.Command, SessionManager.Created>ask(system,
+            replyTo -> new SessionManager.Create(spec, replyTo), Duration.ofSeconds(10), system.scheduler())
+        .toCompletableFuture().join();
+    if (created.error() != null) {
+      throw new IllegalStateException(created.error());
+    }
+    self[0] = new CliSession(system, created.session(), id);
+    return self[0];
+  }
+
+  String id() {
+    return id;
+  }
+
+  /** Sends a message and returns the status of the turn it starts, once that turn ends. */
+  CompletableFuture<String> send(String text) {
+    turn = new CompletableFuture<>();
+    session.tell(new Session.UserMessage(text));
+    return turn;
+  }
+
+  void interrupt() {
+    session.tell(Session.Interrupt.INSTANCE);
+  }
+
+  /** Exit code of {@code i4j run} for a turn's status. */
+  static int exitCode(String status) {
+    return switch (status) {
+      case "done" -> 0;
+      case "interrupted" -> 130;
+      default -> 1;
+    };
+  }
+
+  @Override
+  public void close() {
+    session.tell(Session.Stop.INSTANCE);
+    system.tell(new SessionManager.StopSession(id));
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // the JVM exits next; REPL processes were killed by their workers' PostStop
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package io.interpreter4j.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+
+/** The options every command that talks to a model shares; each one overrides a configuration setting. */
+public final class CommonOptions {
+
+  @Option(names = {"-m", "--model"}, paramLabel = "MODEL",
+      description = "Model: replay:FILE (offline cassette), openai/NAME, anthropic/NAME, ollama/NAME, ... "
+          + "Default: I4J_MODEL or the config file.")
+  String model;
+
+  @Option(names = "--api-base", paramLabel = "URL", description = "Base URL of the model's API (e.g. a local server).")
+  String apiBase;
+
+  @Option(names = "--api-key", paramLabel = "KEY", description = "API key (default: the provider's environment variable).")
+  String apiKey;
+
+  @Option(names = {"-y", "--yes"}, description = "Run code without asking (auto-approve).")
+  boolean yes;
+
+  @Option(names = "--json", description = "Print one JSON event per line on stdout and nothing else (see docs/events.md).")
+  boolean json;
+
+  @Option(names = "--max-output", paramLabel = "CHARS",
+      description = "Characters of a block's output sent to the model (head and tail kept). Default: 4000.")
+  Integer maxOutput;
+
+  @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Per-block timeout: seconds, or a duration like 90s, 5m. Default: 120s.")
+  Duration timeout;
+
+  @Option(names = "--max-iterations", paramLabel = "N", description = "Model calls per message. Default: 30.")
+  Integer maxIterations;
+
+  @Option(names = "--workdir", paramLabel = "DIR", description = "Working directory of the code. Default: the current one.")
+  Path workdir;
+
+  @Option(names = "--custom-instructions", paramLabel = "TEXT", description = "Extra instructions for the system prompt.")
+  String customInstructions;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "HOCON config file (default: $XDG_CONFIG_HOME/interpreter4j/config.conf if present).")
+  Path config;
+
+  /** The flags that were given, as configuration paths. */
+  Map<String, Object> overrides() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    if (model != null) {
+      m.put("interpreter4j.model", model);
+    }
+    if (apiBase != null) {
+      m.put("interpreter4j.api-base", apiBase);
+    }
+    if (yes) {
+      m.put("interpreter4j.approval.mode", "auto");
+    }
+    if (maxOutput != null) {
+      m.put("interpreter4j.execution.max-output", maxOutput);
+    }
+    if (timeout != null) {
+      m.put("interpreter4j.execution.timeout", timeout.toMillis() + "ms");
+    }
+    if (maxIterations != null) {
+      m.put("interpreter4j.healing.max-iterations", maxIterations);
+    }
+    if (workdir != null) {
+      m.put("interpreter4j.workdir", workdir.toAbsolutePath().normalize().toString());
+    }
+    if (customInstructions != null) {
+      m.put("interpreter4j.custom-instructions", customInstructions);
+    }
+    return m;
+  }
+
+  /** Parses "90" (seconds), "90s", "1500ms", "5m", "1h". */
+  public static final class DurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String v = value.strip().toLowerCase();
+      try {
+        if (v.matches("\\d+")) {
+          return Duration.ofSeconds(Long.parseLong(v));
+        }
+        if (v.endsWith("ms")) {
+          return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+        }
+        long n = Long.parseLong(v.substring(0, v.length() - 1));
+        return switch (v.charAt(v.length() - 1)) {
+          case 's' -> Duration.ofSeconds(n);
+          case 'm' -> Duration.ofMinutes(n);
+          case 'h' -> Duration.ofHours(n);
+          default -> throw new NumberFormatException();
+        };
+      } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+        throw new picocli.CommandLine.TypeConversionException(
+            "'" + value + "' is not a duration: use seconds (90) or a number with ms, s, m or h (90s, 5m)");
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.interpreter4j.cli.approve;
+
+import io.interpreter4j.runtime.approval.Approver.Answer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Answers one approval question on the main thread: {@code y} runs, {@code n} declines, {@code e} opens the code
+ * in {@code $EDITOR} (else vi) and runs the edited code. Reads answers from a terminal or from piped lines.
+ */
+public final class ApprovalPrompter {
+  private final Function<String, Optional<String>> readLine;
+  private final PrintStream out;
+  private final Editor editor;
+
+  /** {@code readLine} shows a prompt and returns the line, or empty at end of input. */
+  public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor) {
+    this.readLine = readLine;
+    this.out = out;
+    this.editor = editor;
+  }
+
+  public void answer(ConsoleApprover.Question q) {
+    q.answer().complete(decide(q));
+  }
+
+  private Answer decide(ConsoleApprover.Question q) {
+    String prompt = "Run block " + q.block().index() + " (" + q.block().language() + ")? [y]es / [n]o / [e]dit: ";
+    for (int tries = 0; tries < 20; tries++) {
+      Optional<String> line = readLine.apply(prompt);
+      if (line.isEmpty()) {
+        return Answer.noOne("no answer: standard input ended before the approval question was answered");
+      }
+      String a = line.get().strip().toLowerCase(Locale.ROOT);
+      switch (a) {
+        case "y", "yes" -> {
+          return Answer.yes();
+        }
+        case "n", "no" -> {
+          return Answer.no(null);
+        }
+        case "e", "edit" -> {
+          try {
+            String edited = editor.edit(q.block().code(), q.block().language());
+            out.println("── edited code ──");
+            out.println(edited);
+            return Answer.edit(edited);
+          } catch (IOException e) {
+            out.println("could not edit the code: " + e.getMessage() + " (set $EDITOR to an editor that works)");
+          }
+        }
+        default -> out.println("please answer y (run it), n (skip it) or e (edit it first)");
+      }
+    }
+    return Answer.no("no valid answer after 20 tries");
+  }
+}
