@@ -1,0 +1,333 @@
+package io.interpreter4j.core.intercept;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Incremental CommonMark-style fenced-code scanner over the model's markdown as it streams in arbitrary
+ * chunks: prose comes out as {@link Segment.Text} as early as possible, runnable fences as
+ * {@link Segment.BlockOpen} / {@link Segment.Code} / {@link Segment.BlockClosed}, and non-runnable fences
+ * (text, output, json, ...) verbatim as Text.
+ *
+ * <p>Text is lossless: the Text segments plus the fence markdown of the runnable blocks are the input.
+ * Inside runnable blocks a line's trailing '\r' is dropped and up to the opening fence's indentation is
+ * removed from each line. Not thread-safe; one instance per streamed answer.
+ */
+public final class FenceScanner {
+
+  private enum Mode { PROSE, RUNNABLE, PASSTHROUGH }
+
+  private final String defaultLanguage;
+  private int nextIndex;
+
+  private Mode mode = Mode.PROSE;
+  /** Characters of the current line not emitted yet: held back while the line could still be a fence. */
+  private final StringBuilder line = new StringBuilder();
+  /** The current line can no longer be a fence, so its characters go straight out as Text. */
+  private boolean lineIsPlain;
+
+  // The open fence (RUNNABLE or PASSTHROUGH).
+  private char fenceChar;
+  private int fenceLength;
+  private int fenceIndent;
+  private int blockIndex;
+  private String blockLanguage;
+  private String blockInfo;
+  private final List<String> codeLines = new ArrayList<>();
+
+  // Output of the current feed()/finish() call.
+  private List<Segment> out = new ArrayList<>();
+  private final StringBuilder text = new StringBuilder();
+  private boolean finished;
+
+  /**
+   * @param defaultLanguage language of a fence without an info string
+   * @param firstBlockIndex index given to the first runnable block; later ones count up from it
+   */
+  public FenceScanner(String defaultLanguage, int firstBlockIndex) {
+    this.defaultLanguage = defaultLanguage;
+    this.nextIndex = firstBlockIndex;
+  }
+
+  /** Consumes the next piece of the answer and returns what is certain so far. */
+  public List<Segment> feed(String chunk) {
+    if (finished) {
+      throw new IllegalStateException("feed() after finish()");
+    }
+    for (int i = 0; i < chunk.length(); i++) {
+      accept(chunk.charAt(i));
+    }
+    return drain(false);
+  }
+
+  /** The answer is complete: flushes held-back text and closes a block left open (unterminated). */
+  public List<Segment> finish() {
+    if (finished) {
+      throw new IllegalStateException("finish() called twice");
+    }
+    finished = true;
+    switch (mode) {
+      case PROSE -> finishProse();
+      case PASSTHROUGH -> text.append(line);
+      case RUNNABLE -> finishRunnable();
+    }
+    line.setLength(0);
+    return drain(true);
+  }
+
+  /** The index the next runnable block will get. */
+  public int nextBlockIndex() {
+    return nextIndex;
+  }
+
+  private void accept(char c) {
+    if (c == '\n') {
+      endLine();
+      return;
+    }
+    if (lineIsPlain) {
+      text.append(c);
+      return;
+    }
+    line.append(c);
+    boolean stillPossible = switch (mode) {
+      case PROSE -> couldBeOpeningFence(line);
+      case PASSTHROUGH -> couldBeClosingFence(line);
+      case RUNNABLE -> true; // code is emitted in whole lines anyway
+    };
+    if (!stillPossible) {
+      text.append(line);
+      line.setLength(0);
+      lineIsPlain = true;
+    }
+  }
+
+  private void endLine() {
+    if (lineIsPlain) {
+      text.append('\n');
+    } else {
+      String l = line.toString();
+      switch (mode) {
+        case PROSE -> {
+          if (!openFence(l, false)) {
+            text.append(l).append('\n');
+          }
+        }
+        case PASSTHROUGH -> {
+          text.append(l).append('\n');
+          if (isClosingFence(l)) {
+            mode = Mode.PROSE;
+          }
+        }
+        case RUNNABLE -> {
+          if (isClosingFence(l)) {
+            closeBlock(false);
+          } else {
+            addCodeLine(l);
+          }
+        }
+      }
+    }
+    line.setLength(0);
+    lineIsPlain = false;
+  }
+
+  private void finishProse() {
+    String l = line.toString();
+    if (lineIsPlain || l.isEmpty()) {
+      return;
+    }
+    // CommonMark: an opening fence on the last line starts a block that the end of the document closes.
+    if (!openFence(l, true)) {
+      text.append(l);
+    } else if (mode == Mode.RUNNABLE) {
+      closeBlock(true);
+    }
+  }
+
+  private void finishRunnable() {
+    String l = line.toString();
+    if (!l.isEmpty() && isClosingFence(l)) {
+      closeBlock(false);
+      return;
+    }
+    if (!l.isEmpty()) {
+      addCodeLine(l);
+    }
+    closeBlock(true);
+  }
+
+  /**
+   * Recognises a complete opening fence line and enters the block; returns false when {@code l} is prose.
+   * A non-runnable fence line is emitted as Text. {@code atEnd} is the last line of the answer, without newline.
+   */
+  private boolean openFence(String l, boolean atEnd) {
+    int indent = leadingSpaces(l);
+    if (indent > 3 || indent >= l.length()) {
+      return false;
+    }
+    char c = l.charAt(indent);
+    if (c != '`' && c != '~') {
+      return false;
+    }
+    int run = runLength(l, indent, c);
+    if (run < 3) {
+      return false;
+    }
+    String info = l.substring(indent + run).strip();
+    if (c == '`' && info.indexOf('`') >= 0) {
+      return false;
+    }
+    String tag = Languages.tagOf(info);
+    fenceChar = c;
+    fenceLength = run;
+    fenceIndent = indent;
+    if (!Languages.isRunnable(tag)) {
+      text.append(l);
+      if (!atEnd) {
+        text.append('\n');
+      }
+      mode = Mode.PASSTHROUGH;
+      return true;
+    }
+    blockIndex = nextIndex++;
+    blockLanguage = Languages.normalize(tag, defaultLanguage);
+    blockInfo = info;
+    codeLines.clear();
+    emit(new Segment.BlockOpen(blockIndex, blockLanguage, blockInfo, true));
+    mode = Mode.RUNNABLE;
+    return true;
+  }
+
+  private void addCodeLine(String l) {
+    String code = stripCarriageReturn(l);
+    int strip = Math.min(fenceIndent, leadingSpaces(code));
+    code = code.substring(strip);
+    codeLines.add(code);
+    emit(new Segment.Code(blockIndex, code + "\n"));
+  }
+
+  private void closeBlock(boolean unterminated) {
+    String code = String.join("\n", codeLines);
+    emit(new Segment.BlockClosed(new CodeBlock(blockIndex, blockLanguage, blockInfo, code, true, unterminated)));
+    codeLines.clear();
+    mode = Mode.PROSE;
+  }
+
+  /** Whether a line starting with {@code l} may still turn out to be an opening fence once it is complete. */
+  private static boolean couldBeOpeningFence(CharSequence l) {
+    int indent = leadingSpaces(l);
+    if (indent > 3) {
+      return false;
+    }
+    if (indent == l.length()) {
+      return true;
+    }
+    char c = l.charAt(indent);
+    if (c != '`' && c != '~') {
+      return false;
+    }
+    int run = runLength(l, indent, c);
+    if (indent + run == l.length()) {
+      return true;
+    }
+    if (run < 3) {
+      return false;
+    }
+    // The info string of a backtick fence may not contain a backtick.
+    return c != '`' || indexOf(l, '`', indent + run) < 0;
+  }
+
+  /** Whether a line starting with {@code l} may still turn out to close the open fence. */
+  private boolean couldBeClosingFence(CharSequence l) {
+    int indent = leadingSpaces(l);
+    if (indent > 3) {
+      return false;
+    }
+    if (indent == l.length()) {
+      return true;
+    }
+    if (l.charAt(indent) != fenceChar) {
+      return false;
+    }
+    int run = runLength(l, indent, fenceChar);
+    if (indent + run == l.length()) {
+      return true;
+    }
+    return run >= fenceLength && isBlank(l, indent + run);
+  }
+
+  /** Whether the complete line {@code l} closes the open fence: same character, at least as long, then only blanks. */
+  private boolean isClosingFence(String l) {
+    int indent = leadingSpaces(l);
+    if (indent > 3 || indent >= l.length() || l.charAt(indent) != fenceChar) {
+      return false;
+    }
+    int run = runLength(l, indent, fenceChar);
+    return run >= fenceLength && isBlank(l, indent + run);
+  }
+
+  private void emit(Segment segment) {
+    flushText(true);
+    out.add(segment);
+  }
+
+  private void flushText(boolean all) {
+    int end = text.length();
+    // Keep a trailing high surrogate back so a chunk boundary inside a surrogate pair never splits Text.
+    if (!all && end > 0 && Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--;
+    }
+    if (end > 0) {
+      out.add(new Segment.Text(text.substring(0, end)));
+      text.delete(0, end);
+    }
+  }
+
+  private List<Segment> drain(boolean all) {
+    flushText(all);
+    List<Segment> result = out;
+    out = new ArrayList<>();
+    return result;
+  }
+
+  private static int leadingSpaces(CharSequence s) {
+    int n = 0;
+    while (n < s.length() && s.charAt(n) == ' ') {
+      n++;
+    }
+    return n;
+  }
+
+  private static int runLength(CharSequence s, int from, char c) {
+    int i = from;
+    while (i < s.length() && s.charAt(i) == c) {
+      i++;
+    }
+    return i - from;
+  }
+
+  private static int indexOf(CharSequence s, char c, int from) {
+    for (int i = from; i < s.length(); i++) {
+      if (s.charAt(i) == c) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Only spaces, tabs and a CRLF's '\r' from {@code from} on. */
+  private static boolean isBlank(CharSequence s, int from) {
+    for (int i = from; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != ' ' && c != '\t' && c != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String stripCarriageReturn(String l) {
+    return l.endsWith("\r") ? l.substring(0, l.length() - 1) : l;
+  }
+}

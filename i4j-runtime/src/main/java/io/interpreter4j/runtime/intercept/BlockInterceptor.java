@@ -1,0 +1,53 @@
+package io.interpreter4j.runtime.intercept;
+
+import io.interpreter4j.core.intercept.FenceScanner;
+import io.interpreter4j.core.intercept.Segment;
+import io.interpreter4j.core.model.LlmChunk;
+import java.util.List;
+import java.util.Optional;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.japi.Pair;
+import org.apache.pekko.stream.javadsl.Flow;
+
+/** Stream stages that turn the model's streamed answer into prose and code-block segments. */
+public final class BlockInterceptor {
+
+  private BlockInterceptor() {}
+
+  /**
+   * Scans the answer's text for fenced code blocks with a fresh {@link FenceScanner} per materialisation.
+   * When upstream completes, the scanner's held-back text and any unterminated block are emitted.
+   * {@link LlmChunk.Usage} is dropped: the streamer taps it before this stage.
+   */
+  public static Flow<LlmChunk, Segment, NotUsed> codeBlocks(String defaultLanguage, int firstBlockIndex) {
+    return Flow.<LlmChunk>create()
+        .<FenceScanner, List<Segment>>statefulMap(
+            () -> new FenceScanner(defaultLanguage, firstBlockIndex),
+            (scanner, chunk) -> Pair.create(scanner, scan(scanner, chunk)),
+            // Also called on cancel and failure, where the result is discarded; finish() is pure so that is harmless.
+            scanner -> Optional.of(scanner.finish()))
+        .mapConcat(segments -> segments)
+        .named("code-blocks");
+  }
+
+  /**
+   * First-block mode: passes segments through and completes right after the first runnable block closes.
+   * Completing cancels upstream, which cancels the model call, so the model cannot run ahead of the code.
+   */
+  public static Flow<Segment, Segment, NotUsed> untilFirstBlock() {
+    return Flow.<Segment>create()
+        .takeWhile(segment -> !isRunnableBlockClosed(segment), true)
+        .named("until-first-block");
+  }
+
+  private static List<Segment> scan(FenceScanner scanner, LlmChunk chunk) {
+    if (chunk instanceof LlmChunk.TextDelta delta) {
+      return scanner.feed(delta.text());
+    }
+    return List.of();
+  }
+
+  private static boolean isRunnableBlockClosed(Segment segment) {
+    return segment instanceof Segment.BlockClosed closed && closed.block().runnable();
+  }
+}

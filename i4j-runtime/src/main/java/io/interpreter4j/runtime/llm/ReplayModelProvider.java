@@ -1,0 +1,93 @@
+package io.interpreter4j.runtime.llm;
+
+import io.interpreter4j.core.model.ChatMessage;
+import io.interpreter4j.core.model.LlmChunk;
+import io.interpreter4j.core.model.ModelException;
+import io.interpreter4j.core.model.ModelRequest;
+import io.interpreter4j.core.replay.Cassette;
+import io.interpreter4j.core.replay.Cassette.Turn;
+import io.interpreter4j.core.replay.CassettePlayer;
+import io.interpreter4j.core.replay.ReplayException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.stream.ThrottleMode;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * A model that replays a {@link Cassette}: the engine of tests and offline demos. An instance is one session's
+ * model: it holds its own {@link CassettePlayer}, so each call takes the next turn. A fresh instance (from
+ * {@link #load} or {@link #forNewSession}) replays from turn 1.
+ */
+public final class ReplayModelProvider implements ModelProvider {
+
+  private final String name;
+  private final Cassette cassette;
+  private final CassettePlayer player;
+
+  public ReplayModelProvider(String name, Cassette cassette) {
+    this.name = name;
+    this.cassette = cassette;
+    this.player = new CassettePlayer(cassette);
+  }
+
+  /**
+   * Loads a cassette file; {@link #name()} is {@code "replay:" + cassetteFile} as given.
+   *
+   * @throws io.interpreter4j.core.replay.CassetteException when the file is missing or malformed
+   */
+  public static ReplayModelProvider load(Path cassetteFile) {
+    return new ReplayModelProvider("replay:" + cassetteFile, Cassette.load(cassetteFile));
+  }
+
+  /** A provider for another session: same name and parsed cassette, replaying from turn 1. */
+  public ReplayModelProvider forNewSession() {
+    return new ReplayModelProvider(name, cassette);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Takes the next turn when materialised, checking its expectation against {@link ModelRequest#lastMessageText()},
+   * and streams the reply in the turn's chunks (delay_ms apart), then a rough {@link LlmChunk.Usage}. Going off
+   * script fails the stream with a non-retryable {@link ModelException}: a retry would take yet another turn.
+   */
+  @Override
+  public Source<LlmChunk, NotUsed> stream(ModelRequest request) {
+    return Source.fromMaterializer((materializer, attributes) -> replay(request))
+        .mapMaterializedValue(ignored -> NotUsed.getInstance())
+        .named("replay-model");
+  }
+
+  private Source<LlmChunk, NotUsed> replay(ModelRequest request) {
+    Turn turn;
+    try {
+      turn = player.next(request.lastMessageText());
+    } catch (ReplayException e) {
+      return Source.failed(new ModelException(e.getMessage(), false));
+    }
+    Source<LlmChunk, NotUsed> deltas = Source.from(CassettePlayer.chunks(turn)).map(LlmChunk.TextDelta::new);
+    if (turn.delayMs() > 0) {
+      // A burst of one lets the first chunk out at once and spaces the rest delay_ms apart.
+      deltas = deltas.throttle(1, Duration.ofMillis(turn.delayMs()), 1, ThrottleMode.shaping());
+    }
+    LlmChunk usage = new LlmChunk.Usage(roughTokens(inputChars(request)), roughTokens(turn.reply().length()));
+    return deltas.concat(Source.single(usage));
+  }
+
+  private static long inputChars(ModelRequest request) {
+    long chars = 0;
+    for (ChatMessage message : request.messages()) {
+      chars += message.content().length();
+    }
+    return chars;
+  }
+
+  /** About four characters per token, as the providers' rules of thumb say. */
+  private static long roughTokens(long chars) {
+    return (chars + 3) / 4;
+  }
+}
