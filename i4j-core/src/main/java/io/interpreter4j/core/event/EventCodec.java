@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -20,6 +19,7 @@ public final class EventCodec {
       Map.entry("assistant_delta", EventPayload.AssistantDelta.class),
       Map.entry("assistant_message", EventPayload.AssistantMessage.class),
       Map.entry("code_block", EventPayload.CodeBlockEvent.class),
+      Map.entry("approval_requested", EventPayload.ApprovalRequested.class),
       Map.entry("approval", EventPayload.Approval.class),
       Map.entry("exec_started", EventPayload.ExecStarted.class),
       Map.entry("output", EventPayload.Output.class),
@@ -65,9 +65,7 @@ public final class EventCodec {
         throw new IllegalArgumentException("unknown event type '" + type + "'");
       }
       ObjectNode body = MAPPER.createObjectNode();
-      Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> f = fields.next();
+      for (Map.Entry<String, JsonNode> f : node.properties()) {
         switch (f.getKey()) {
           case "session", "seq", "ts", "type" -> { }
           default -> body.set(f.getKey(), f.getValue());

@@ -32,6 +32,11 @@ public sealed interface EventPayload {
     public String type() { return "code_block"; }
   }
 
+  /** A person is asked to approve this block (terminal prompt, dashboard card). */
+  record ApprovalRequested(int block, String language, String code) implements EventPayload {
+    public String type() { return "approval_requested"; }
+  }
+
   /** decision: approved | denied | edited; by: auto | user | policy. */
   record Approval(int block, String decision, String by, String reason) implements EventPayload {
     public String type() { return "approval"; }

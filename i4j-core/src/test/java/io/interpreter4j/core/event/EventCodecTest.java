@@ -32,6 +32,7 @@ class EventCodecTest {
         new EventPayload.AssistantDelta("h"),
         new EventPayload.AssistantMessage("hello"),
         new EventPayload.CodeBlockEvent(1, "python", "print(1)", false),
+        new EventPayload.ApprovalRequested(1, "python", "print(1)"),
         new EventPayload.Approval(1, "approved", "auto", null),
         new EventPayload.ExecStarted(1, "python"),
         new EventPayload.Output(1, "stdout", "1\n"),

@@ -15,8 +15,11 @@ public final class ApprovalGate {
 
   public interface Command {}
 
-  /** Decide on a block; exactly one {@link Decision} goes to replyTo (unless cancelled). */
-  public record Review(CodeBlock block, ActorRef<Decision> replyTo) implements Command {}
+  /**
+   * Decide on a block: replyTo hears {@link Asking} if a person is asked, then exactly one {@link Decision}
+   * (none if cancelled).
+   */
+  public record Review(CodeBlock block, ActorRef<Reply> replyTo) implements Command {}
 
   /** Withdraw the open question, if any; no decision is sent for it. */
   public enum Cancel implements Command { INSTANCE }
@@ -26,11 +29,18 @@ public final class ApprovalGate {
 
   private record Answered(int block, Approver.Answer answer, Throwable failure) implements Command {}
 
+  /** What the gate tells the session. */
+  public sealed interface Reply {}
+
+  /** A person is being asked about this block (the dashboard shows an approval card). */
+  public record Asking(int block, String language, String code) implements Reply {}
+
   /**
    * The verdict on a block. decision: approved | denied | edited; by: auto | user | policy; code is what runs.
    * {@code unanswerable} marks a denial because no one could be asked.
    */
-  public record Decision(int block, String decision, String by, String code, String reason, boolean unanswerable) {
+  public record Decision(int block, String decision, String by, String code, String reason, boolean unanswerable)
+      implements Reply {
     public boolean runs() {
       return !"denied".equals(decision);
     }
@@ -65,6 +75,7 @@ public final class ApprovalGate {
       review.replyTo().tell(new Decision(block.index(), "approved", "auto", block.code(), null, false));
       return Behaviors.same();
     }
+    review.replyTo().tell(new Asking(block.index(), block.language(), block.code()));
     context.pipeToSelf(approver.ask(sessionId, block),
         (answer, failure) -> new Answered(block.index(), answer, failure));
     return awaiting(mode, review);

@@ -70,7 +70,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private record FromStreamer(LlmStreamer.Reply reply) implements Command {}
 
-  private record FromGate(ApprovalGate.Decision decision) implements Command {}
+  private record FromGate(ApprovalGate.Reply reply) implements Command {}
 
   private record FromWorker(ReplWorker.Reply reply) implements Command {}
 
@@ -102,7 +102,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final ActorRef<LlmStreamer.Command> streamer;
   private final ActorRef<ApprovalGate.Command> gate;
   private final ActorRef<RetryController.Command> retry;
-  private final ActorRef<ApprovalGate.Decision> decisionAdapter;
+  private final ActorRef<ApprovalGate.Reply> decisionAdapter;
   private final ActorRef<ReplWorker.Reply> workerAdapter;
   private final Map<String, ActorRef<ReplWorker.Command>> workers = new HashMap<>();
   private final List<ChatMessage> history = new ArrayList<>();
@@ -138,7 +138,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     this.started = Instant.now();
     this.lastActivity = started;
     ActorRef<LlmStreamer.Reply> streamerAdapter = context.messageAdapter(LlmStreamer.Reply.class, FromStreamer::new);
-    this.decisionAdapter = context.messageAdapter(ApprovalGate.Decision.class, FromGate::new);
+    this.decisionAdapter = context.messageAdapter(ApprovalGate.Reply.class, FromGate::new);
     this.workerAdapter = context.messageAdapter(ReplWorker.Reply.class, FromWorker::new);
     Backoff backoff = new Backoff(settings.minBackoff(), settings.maxBackoff(), new Random());
     this.streamer = context.spawn(
@@ -359,7 +359,13 @@ public final class Session extends AbstractBehavior<Session.Command> {
   }
 
   private Behavior<Command> onDecision(FromGate m) {
-    ApprovalGate.Decision d = m.decision();
+    if (m.reply() instanceof ApprovalGate.Asking asking) {
+      if (phase == Phase.AWAITING_APPROVAL && pendingOrRunning(asking.block()) != null) {
+        events.publish(new EventPayload.ApprovalRequested(asking.block(), asking.language(), asking.code()));
+      }
+      return this;
+    }
+    ApprovalGate.Decision d = (ApprovalGate.Decision) m.reply();
     CodeBlock block = pendingOrRunning(d.block());
     if (phase != Phase.AWAITING_APPROVAL || block == null) {
       return this;

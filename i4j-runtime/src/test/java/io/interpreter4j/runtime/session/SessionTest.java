@@ -1,0 +1,232 @@
+package io.interpreter4j.runtime.session;
+
+import static io.interpreter4j.runtime.session.SessionHarness.cassette;
+import static io.interpreter4j.runtime.session.SessionHarness.cassetteJson;
+import static io.interpreter4j.runtime.session.SessionHarness.turn;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.runtime.approval.Approver;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A session end to end: the replay model, the real interceptor, real python and bash REPL processes. */
+class SessionTest {
+  private static final Duration TURN = Duration.ofSeconds(30);
+  private static ActorTestKit testKit;
+
+  @TempDir Path tmp;
+  private SessionHarness harness;
+
+  @BeforeAll
+  static void startKit() {
+    testKit = ActorTestKit.create();
+  }
+
+  @AfterAll
+  static void stopKit() {
+    testKit.shutdownTestKit();
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    Path work = Files.createDirectories(tmp.resolve("work"));
+    harness = new SessionHarness(testKit, tmp.resolve("data"), work);
+  }
+
+  @Test
+  void runsABlockSendsItsOutputBackAndEndsDone() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "Computing.\n\n```python\nprint(6 * 7)\n```\nignored text after the block"),
+        turn("Block 1 \\(python\\) finished with exit code 0\\.\\nOutput:\\n```output\\n42\\n", "The answer is 42."))),
+        Approver.NOBODY, Map.of());
+    EventPayload.TurnFinished done = s.turn("what is 6*7?", TURN);
+    assertEquals("done", done.status());
+    assertEquals(2, done.iterations());
+    assertEquals("session_started,user_message,code_block,assistant_message,approval,exec_started,output,"
+        + "exec_finished,assistant_message,turn_finished", s.types());
+    EventPayload.AssistantMessage first = s.payloads(EventPayload.AssistantMessage.class).get(0);
+    assertEquals("Computing.\n\n```python\nprint(6 * 7)\n```\n", first.text(),
+        "first-block mode cuts the answer after the block");
+    EventPayload.ExecFinished fin = s.payloads(EventPayload.ExecFinished.class).get(0);
+    assertEquals(0, fin.exit_code());
+    assertTrue(Files.readString(Path.of(fin.output_file())).contains("42"));
+  }
+
+  @Test
+  void journalHoldsEveryEventButDeltasInOrder() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\necho hi\n```"), turn(null, "ok"))), Approver.NOBODY, Map.of());
+    s.turn("go", TURN);
+    Path journal = harness.dataDir.resolve("sessions").resolve(s.id).resolve("events.jsonl");
+    List<Event> journaled = Files.readAllLines(journal).stream().map(EventCodec::fromJson).toList();
+    List<Event> shown = s.all.stream().filter(e -> !e.type().equals("assistant_delta")).toList();
+    assertEquals(shown, journaled);
+    for (int i = 1; i < s.all.size(); i++) {
+      assertEquals(s.all.get(i - 1).seq() + 1, s.all.get(i).seq());
+    }
+  }
+
+  @Test
+  void selfHealingFixesAFailedBlockAndEndsDone() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```python\nprint(undefined_name)\n```"),
+        turn("exit code 1.*NameError", "Fixing.\n```python\nundefined_name = 5\nprint(undefined_name)\n```"),
+        turn("exit code 0.*\\n5\\n", "Fixed: 5."))), Approver.NOBODY, Map.of());
+    EventPayload.TurnFinished t = s.turn("print it", TURN);
+    assertEquals("done", t.status(), s.types());
+    List<EventPayload.ExecFinished> runs = s.payloads(EventPayload.ExecFinished.class);
+    assertEquals(1, runs.get(0).exit_code());
+    assertEquals(0, runs.get(1).exit_code());
+  }
+
+  @Test
+  void aBlockThatFailsForeverEndsGaveUpWithinTheBounds() throws Exception {
+    StringBuilder turns = new StringBuilder();
+    for (int i = 0; i < 10; i++) {
+      turns.append(i == 0 ? "" : ",").append(turn(null, "```bash\necho attempt " + i + "; exit_code_" + i + "_missing\n```"));
+    }
+    var s = harness.start(cassette("{\"turns\": [" + turns + "]}"), Approver.NOBODY,
+        Map.of("interpreter4j.healing.max-consecutive-failures", 3));
+    EventPayload.TurnFinished t = s.turn("do it", TURN);
+    assertEquals("gave_up", t.status());
+    assertTrue(t.reason().contains("3 failed blocks in a row"), t.reason());
+    assertEquals(3, s.payloads(EventPayload.ExecFinished.class).size());
+  }
+
+  @Test
+  void theSameErrorTwiceStopsAtOnce() throws Exception {
+    String bad = "```python\n1/0\n```";
+    var s = harness.start(cassette(cassetteJson(turn(null, bad), turn(null, bad), turn(null, bad))),
+        Approver.NOBODY, Map.of());
+    EventPayload.TurnFinished t = s.turn("divide", TURN);
+    assertEquals("gave_up", t.status());
+    assertEquals("the same code failed twice with the same error", t.reason());
+  }
+
+  @Test
+  void maxIterationsBoundsModelCalls() throws Exception {
+    StringBuilder turns = new StringBuilder();
+    for (int i = 0; i < 6; i++) {
+      turns.append(i == 0 ? "" : ",").append(turn(null, "```bash\necho step " + i + "\n```"));
+    }
+    var s = harness.start(cassette("{\"turns\": [" + turns + "]}"), Approver.NOBODY,
+        Map.of("interpreter4j.healing.max-iterations", 4));
+    EventPayload.TurnFinished t = s.turn("loop", TURN);
+    assertEquals("gave_up", t.status());
+    assertEquals(4, t.iterations());
+    assertTrue(t.reason().contains("max-iterations"), t.reason());
+  }
+
+  @Test
+  void aDeclinedBlockIsReportedToTheModel() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\ntouch should-not-exist\n```"),
+        turn("The user declined to run block 1.*not now", "OK, I won't."))),
+        SessionHarness.NO, Map.of("interpreter4j.approval.mode", "ask"));
+    EventPayload.TurnFinished t = s.turn("touch it", TURN);
+    assertEquals("done", t.status(), s.types());
+    EventPayload.Approval a = s.payloads(EventPayload.Approval.class).get(0);
+    assertEquals("denied", a.decision());
+    assertEquals("user", a.by());
+    assertFalse(Files.exists(harness.workdir.resolve("should-not-exist")));
+    assertTrue(s.payloads(EventPayload.ExecStarted.class).isEmpty());
+  }
+
+  @Test
+  void noOneToAskEndsBlocked() throws Exception {
+    var s = harness.start(cassette(cassetteJson(turn(null, "```bash\necho hi\n```"))), Approver.NOBODY,
+        Map.of("interpreter4j.approval.mode", "ask"));
+    assertEquals("blocked", s.turn("hi", TURN).status());
+  }
+
+  @Test
+  void allBlocksModeRunsEveryBlockInOrderAndStopsAtTheFirstFailure() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\necho one\n```\n```bash\nfalse\n```\n```bash\necho three\n```\nDone writing."),
+        turn("Block 1 .*exit code 0.*Block 2 .*exit code 1", "Block 2 failed; stopping."))),
+        Approver.NOBODY, Map.of("interpreter4j.interceptor.mode", "all-blocks"));
+    EventPayload.TurnFinished t = s.turn("three steps", TURN);
+    assertEquals("done", t.status(), s.types());
+    assertEquals(3, s.payloads(EventPayload.CodeBlockEvent.class).size());
+    assertEquals(2, s.payloads(EventPayload.ExecFinished.class).size());
+    assertFalse(s.output().contains("three"));
+  }
+
+  @Test
+  void anUnknownLanguageIsExplainedToTheModel() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```cobol\nDISPLAY 'HI'.\n```"),
+        turn("language 'cobol' is not available here.*python, bash", "I'll use python."))),
+        Approver.NOBODY, Map.of());
+    assertEquals("done", s.turn("hi", TURN).status());
+  }
+
+  @Test
+  void stateIsKeptAcrossBlocksOfATurnAndAcrossTurns() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```python\ncounter = 41\n```"),
+        turn(null, "```bash\ncd /tmp && export GREETING=hello\n```"),
+        turn(null, "done"),
+        turn(null, "```python\ncounter + 1\n```"),
+        turn(null, "```bash\necho \"$GREETING from $(pwd)\"\n```"),
+        turn(null, "done"))), Approver.NOBODY, Map.of());
+    assertEquals("done", s.turn("set up", TURN).status());
+    assertEquals("done", s.turn("use it", TURN).status());
+    String out = s.output();
+    assertTrue(out.contains("42"), out);
+    assertTrue(out.contains("hello from /tmp"), out);
+  }
+
+  @Test
+  void aCassetteMismatchFailsTheTurnWithItsMessage() throws Exception {
+    var s = harness.start(cassette(cassetteJson(turn("never-said", "x"))), Approver.NOBODY, Map.of());
+    EventPayload.TurnFinished t = s.turn("hello", TURN);
+    assertEquals("failed", t.status());
+    assertTrue(t.reason().startsWith("cassette mismatch at turn 1: /never-said/ not found in: hello"), t.reason());
+  }
+
+  @Test
+  void interruptStopsARunningBlockAndKeepsTheSession() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\necho started; sleep 1000\n```"),
+        turn(null, "```bash\necho still alive\n```"),
+        turn(null, "ok"))), Approver.NOBODY, Map.of());
+    s.ref.tell(new Session.UserMessage("sleep"));
+    s.awaitType("output", TURN);
+    s.ref.tell(Session.Interrupt.INSTANCE);
+    EventPayload.TurnFinished t = s.awaitTurn(TURN);
+    assertEquals("interrupted", t.status());
+    EventPayload.ExecFinished f = s.payloads(EventPayload.ExecFinished.class).get(0);
+    assertEquals(130, f.exit_code());
+    assertTrue(f.interrupted());
+    assertEquals("done", s.turn("again", TURN).status());
+    assertTrue(s.output().contains("still alive"));
+  }
+
+  @Test
+  void aSecondMessageDuringATurnIsRefusedWithAClearError() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\nsleep 1000\n```"), turn(null, "ok"))), Approver.NOBODY, Map.of());
+    s.ref.tell(new Session.UserMessage("first"));
+    s.awaitType("exec_started", TURN);
+    s.ref.tell(new Session.UserMessage("second"));
+    EventPayload.Error e = (EventPayload.Error) s.awaitType("error", TURN).payload();
+    assertTrue(e.message().contains("a turn is still running"));
+    s.ref.tell(Session.Interrupt.INSTANCE);
+    assertEquals("interrupted", s.awaitTurn(TURN).status());
+  }
+}
