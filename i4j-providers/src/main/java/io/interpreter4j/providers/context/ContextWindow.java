@@ -11,11 +11,13 @@ import java.util.regex.Pattern;
  * Fits a conversation into a model's input budget, so that no request is sent that is sure to fail for its length.
  * In order, until it fits: cut the middle out of old block outputs, drop the oldest turns, cut the outputs of the
  * latest turns. The system prompt, the first user message and the latest {@value #KEPT_TURNS} turns always stay;
- * when even they don't fit, {@link #fit} fails with a non-retryable {@link ModelException}.
+ * when even they don't fit, {@link #fit} fails with a non-retryable {@link ModelException}. A turn here is a model
+ * reply with the user messages after it (the block's output, or the next request), so dropping whole turns keeps
+ * each output with the code that produced it and the roles alternating.
  */
 public final class ContextWindow {
 
-  /** Turns (a user message and the replies after it) that are never dropped. */
+  /** Turns (a model reply and the user messages after it) that are never dropped. */
   public static final int KEPT_TURNS = 2;
   /** Characters kept of a cut output, half from its head and half from its tail. */
   public static final int KEPT_OUTPUT_CHARS = 1_000;
@@ -49,14 +51,11 @@ public final class ContextWindow {
     for (int i = firstUser + 1; i < keptFrom && total > budgetTokens; i++) {
       total -= shortenIfOutput(work, cost, i, counter);
     }
-    // 2. Whole turns go, oldest first; the replies to the first message form the first droppable unit.
+    // 2. Whole turns go, oldest first.
     int i = firstUser + 1;
     while (i < keptFrom && total > budgetTokens) {
-      int end = i + 1;
-      while (end < keptFrom && work.get(end).role() != Role.USER) {
-        end++;
-      }
-      for (int k = i; k < end; k++) {
+      int end = nextTurnStart(work, i);
+      for (int k = i; k < Math.min(end, keptFrom); k++) {
         if (work.get(k).role() != Role.SYSTEM) {
           dropped[k] = true;
           total -= cost[k];
@@ -127,11 +126,25 @@ public final class ContextWindow {
     return messages.size();
   }
 
-  /** Index of the user message that opens the latest kept turns (never before the first user message's successor). */
+  /** Whether a turn (a run of model replies after a user message) starts at {@code i}. */
+  private static boolean turnStartsAt(List<ChatMessage> messages, int i) {
+    return messages.get(i).role() == Role.ASSISTANT && messages.get(i - 1).role() != Role.ASSISTANT;
+  }
+
+  /** The start of the turn after the one at {@code i} (or the end of the conversation). */
+  private static int nextTurnStart(List<ChatMessage> messages, int i) {
+    int k = i + 1;
+    while (k < messages.size() && !turnStartsAt(messages, k)) {
+      k++;
+    }
+    return k;
+  }
+
+  /** Index where the latest kept turns start (at most right after the first user message). */
   private static int startOfLatestTurns(List<ChatMessage> messages, int firstUser) {
     int seen = 0;
-    for (int i = messages.size() - 1; i > firstUser; i--) {
-      if (messages.get(i).role() == Role.USER && ++seen == KEPT_TURNS) {
+    for (int i = messages.size() - 1; i > firstUser + 1; i--) {
+      if (turnStartsAt(messages, i) && ++seen == KEPT_TURNS) {
         return i;
       }
     }
