@@ -116,6 +116,12 @@ public record ProviderSettings(
         contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout);
   }
 
+  public ProviderSettings withOllamaProbeTimeout(Duration value) {
+    return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
+        connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
+        contextWindow, outputReserve, maxEventSize, value);
+  }
+
   private static void require(boolean ok, String message) {
     if (!ok) {
       throw new IllegalArgumentException("interpreter4j.providers." + message);

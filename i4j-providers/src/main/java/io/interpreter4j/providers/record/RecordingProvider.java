@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.stream.javadsl.Source;
@@ -63,6 +64,7 @@ public final class RecordingProvider implements RetryAwareProvider {
   private Source<LlmChunk, NotUsed> recorded(Source<LlmChunk, NotUsed> reply) {
     return Source.fromMaterializer((mat, attributes) -> {
       StringBuilder text = new StringBuilder();
+      AtomicBoolean recorded = new AtomicBoolean();
       return reply
           .map(chunk -> {
             if (chunk instanceof LlmChunk.TextDelta delta) {
@@ -70,8 +72,20 @@ public final class RecordingProvider implements RetryAwareProvider {
             }
             return chunk;
           })
+          // A completed reply is on file before the caller sees the end of the stream...
+          .concatLazy(Source.lazySource(() -> {
+            if (recorded.compareAndSet(false, true)) {
+              append(text.toString());
+            }
+            return Source.<LlmChunk>empty();
+          }))
+          // ...a cancelled one as soon as the cancellation has gone through; a failed one never.
           .watchTermination((notUsed, done) -> {
-            done.thenRun(() -> append(text.toString()));
+            done.thenRun(() -> {
+              if (recorded.compareAndSet(false, true)) {
+                append(text.toString());
+              }
+            });
             return NotUsed.notUsed();
           });
     }).mapMaterializedValue(m -> NotUsed.notUsed());
