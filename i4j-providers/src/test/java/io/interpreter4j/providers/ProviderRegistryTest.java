@@ -11,8 +11,10 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +25,8 @@ class ProviderRegistryTest {
   private static final ProviderSettings SETTINGS = ProviderSettings.defaults();
 
   @AfterAll
-  static void shutdown() {
+  static void shutdown() throws Exception {
+    Http.get(SYSTEM).shutdownAllConnectionPools().toCompletableFuture().get(10, TimeUnit.SECONDS);
     TESTKIT.shutdownTestKit();
   }
 

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 import org.junit.jupiter.api.AfterAll;
@@ -77,7 +78,8 @@ class AnthropicProviderTest {
   }
 
   @AfterAll
-  static void shutdown() {
+  static void shutdown() throws Exception {
+    Http.get(SYSTEM).shutdownAllConnectionPools().toCompletableFuture().get(10, TimeUnit.SECONDS);
     TESTKIT.shutdownTestKit();
   }
 

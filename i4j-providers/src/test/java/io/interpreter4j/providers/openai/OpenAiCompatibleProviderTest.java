@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 import org.junit.jupiter.api.AfterAll;
@@ -53,7 +54,8 @@ class OpenAiCompatibleProviderTest {
       .withStallTimeout(Duration.ofSeconds(10));
 
   @AfterAll
-  static void shutdown() {
+  static void shutdown() throws Exception {
+    Http.get(SYSTEM).shutdownAllConnectionPools().toCompletableFuture().get(10, TimeUnit.SECONDS);
     TESTKIT.shutdownTestKit();
   }
 

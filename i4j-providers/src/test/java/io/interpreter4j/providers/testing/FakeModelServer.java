@@ -10,7 +10,6 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -282,10 +281,5 @@ public final class FakeModelServer implements AutoCloseable {
       }
     }
     return sb.append('"').toString();
-  }
-
-  /** Collects the handlers of a scenario. */
-  public static List<Handler> handlers(Handler... hs) {
-    return new ArrayList<>(List.of(hs));
   }
 }
