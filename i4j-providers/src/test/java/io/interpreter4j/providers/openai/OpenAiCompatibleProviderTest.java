@@ -117,6 +117,15 @@ class OpenAiCompatibleProviderTest {
   }
 
   @Test
+  void eventsLargerThanPekkosDefaultSseLimitPassWhole() throws Exception {
+    String big = "y".repeat(40 * 1024);
+    try (FakeModelServer server = FakeModelServer.start(
+        ex -> ex.startEventStream().chunksOf(4096, openAiStream(List.of(big), "\n", true)).end())) {
+      assertEquals(big, text(run(provider(server, SETTINGS).stream(REQUEST))));
+    }
+  }
+
+  @Test
   void retries429AfterItsRetryAfterAndReportsTheRetry() throws Exception {
     try (FakeModelServer server = FakeModelServer.start(
         ex -> ex.respond(429, "application/json", "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}",
