@@ -17,6 +17,11 @@ public interface RetryAwareProvider extends ModelProvider {
    */
   Source<LlmChunk, NotUsed> streamWithRetries(ModelRequest request, Consumer<RetryInfo> onRetry);
 
+  @Override
+  default Source<LlmChunk, NotUsed> stream(ModelRequest request, RetryListener onRetry) {
+    return streamWithRetries(request, info -> onRetry.onRetry(info.attempt(), info.reason(), info.delay()));
+  }
+
   /** {@code provider.streamWithRetries} when it can retry, else its plain stream (onRetry is then never called). */
   static Source<LlmChunk, NotUsed> streamWithRetries(ModelProvider provider, ModelRequest request,
                                                      Consumer<RetryInfo> onRetry) {
