@@ -44,7 +44,7 @@ enum ReplDialect {
     @Override
     List<String> argv(ReplConfig config) {
       // the script comes through stdin as a file bash opens itself, so fd 0 is free to become /dev/null
-      return withSetsid(List.of("bash", "--noprofile", "--norc", "/dev/stdin"));
+      return withSetsid(ReplProcess.withDefaultSigint(List.of("bash", "--noprofile", "--norc", "/dev/stdin")));
     }
 
     @Override
