@@ -201,6 +201,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
       exited.source().close();
       return this;
     }
+    timers.cancel(TimerKey.GRACE); // it is gone already; no kill to report
     // children left behind would hold the pipes open and keep the readers from end-of-file
     exited.source().destroyTree();
     running.exited(exited.exitValue());
