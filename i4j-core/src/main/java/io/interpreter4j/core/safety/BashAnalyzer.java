@@ -280,6 +280,9 @@ final class BashAnalyzer {
 
   private void analyzeCommand(Command c, Invocation inv, List<Invocation> all, int index) {
     nestedSubstitutions(c);
+    if (c.words.size() >= 3 && "for".equals(c.words.get(0).literal()) && "in".equals(c.words.get(2).literal())) {
+      loopVariable(c.words.get(1).text(), c.words.subList(3, c.words.size()));
+    }
     if (inv.sudo()) {
       findings.add(Flag.high("sudo", "runs as root with sudo"));
     }
@@ -356,7 +359,12 @@ final class BashAnalyzer {
       case "chmod", "chown", "chgrp" -> permissions(name, args, texts);
       case "git" -> git(texts);
       case "kill" -> kill(texts);
-      case "killall", "killall5" -> findings.add(Flag.high("killall", "kills processes by name (" + name + ")"));
+      case "killall", "killall5" -> {
+        // signal 0 only checks that the processes exist; -l lists signal names
+        if (!(texts.contains("-0") || texts.contains("-l") || texts.contains("--list") || texts.contains("--help"))) {
+          findings.add(Flag.high("killall", "kills processes by name (" + name + ")"));
+        }
+      }
       case "pkill" -> pkill(texts);
       case "shutdown" -> {
         if (!(texts.contains("-c") || texts.contains("--help"))) {
@@ -574,6 +582,33 @@ final class BashAnalyzer {
     }
   }
 
+  /**
+   * {@code for d in /* ~ build}: the loop variable takes the most dangerous of its values, globs standing for
+   * any entry of their directory, so {@code rm -rf "$d"} in the body is judged by its worst case.
+   */
+  private void loopVariable(String name, List<Word> values) {
+    String worst = null;
+    int worstRank = Integer.MAX_VALUE;
+    for (Word w : values) {
+      Resolved r = resolve(w);
+      if (r.target() == null) {
+        vars.remove(name);
+        return;
+      }
+      Target t = r.target();
+      int rank = judge.danger(t.path());
+      if (rank < worstRank) {
+        worstRank = rank;
+        // the glob stays active (sentinel characters), so "$d" still means "each entry of the directory"
+        String glob = t.glob() == null ? "" : "/" + t.glob().replace('*', GLOB_STAR).replace('?', GLOB_QUESTION);
+        worst = t.path() + glob;
+      }
+    }
+    if (worst != null) {
+      vars.put(name, worst);
+    }
+  }
+
   private void declare(List<Word> args, List<String> texts) {
     boolean any = false;
     for (Word w : args) {
@@ -649,6 +684,22 @@ final class BashAnalyzer {
     }
     if (c.equals("pwd")) {
       return cwd == null ? null : cwd.toString();
+    }
+    if (c.startsWith("echo ")) {
+      // `echo /` is a roundabout way of writing "/"
+      List<Command> cmds = ShellLexer.parse(c);
+      if (cmds.size() == 1 && cmds.get(0).redirects.isEmpty()) {
+        List<Word> args = cmds.get(0).words.subList(1, cmds.get(0).words.size());
+        StringBuilder sb = new StringBuilder();
+        for (Word w : args) {
+          String v = valueOf(w);
+          if (v == null) {
+            return null;
+          }
+          sb.append(sb.length() == 0 ? "" : " ").append(v);
+        }
+        return sb.toString();
+      }
     }
     return null;
   }

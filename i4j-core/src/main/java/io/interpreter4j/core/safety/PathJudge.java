@@ -150,6 +150,22 @@ final class PathJudge {
     return Kind.OUTSIDE;
   }
 
+  /** Lower is worse: orders candidate values of a loop variable by what deleting them would destroy. */
+  int danger(Path p) {
+    return switch (kind(p)) {
+      case ROOT -> 0;
+      case HOME -> 1;
+      case ABOVE_HOME -> 2;
+      case ABOVE_WORKDIR -> 3;
+      case WORKDIR -> 4;
+      case SYSTEM -> 5;
+      case HOME_DOT -> 6;
+      case OUTSIDE -> 7;
+      case CREATED -> 8;
+      case INSIDE_WORKDIR -> 9;
+    };
+  }
+
   private boolean isHomeDot(Path p) {
     return p.startsWith(home) && !p.equals(home) && home.relativize(p).getName(0).toString().startsWith(".");
   }
@@ -346,8 +362,14 @@ final class PathJudge {
       case HOME, ABOVE_HOME -> Flag.high("mv-system", "moves the home directory away");
       case WORKDIR, ABOVE_WORKDIR -> Flag.high("mv-system", "moves the working directory away");
       case SYSTEM -> Flag.high("mv-system", "moves system path " + what);
-      case HOME_DOT -> isHistory(t.path()) ? Flag.high("history-wipe", "moves shell history " + what + " away")
-          : Flag.medium("mv-dotfile", "moves " + what);
+      case HOME_DOT -> {
+        if (isHistory(t.path())) {
+          yield Flag.high("history-wipe", "moves shell history " + what + " away");
+        }
+        // without ~/.ssh or a credentials file the user is locked out of remote machines
+        yield isSsh(t.path()) || secret(t.path()) != null ? Flag.high("mv-dotfile", "moves " + what + " away")
+            : Flag.medium("mv-dotfile", "moves " + what);
+      }
       default -> null;
     };
   }

@@ -28,7 +28,8 @@ final class PythonAnalyzer {
     }
   }
 
-  private record Assignment(int at, int from, int to) {}
+  /** {@code name = expr} (element -1), or {@code for a, b in expr} (element = position of the name). */
+  private record Assignment(int at, int from, int to, int element) {}
 
   private static final Set<String> SHELL_STRING = Set.of(
       "os.system", "os.popen", "os.popen2", "os.popen3", "subprocess.getoutput", "subprocess.getstatusoutput",
@@ -391,9 +392,13 @@ final class PythonAnalyzer {
   private void collectAssignments() {
     for (int k = 0; k + 2 < toks.size(); k++) {
       Tok t = toks.get(k);
+      if (t.is("for") && statementStart(k)) {
+        forLoop(k);
+        continue;
+      }
       if (t.kind() == T.NAME && statementStart(k) && toks.get(k + 1).is("=")) {
         int end = endOfStatement(k + 2);
-        assignments.computeIfAbsent(t.text(), x -> new ArrayList<>()).add(new Assignment(k, k + 2, end));
+        assignments.computeIfAbsent(t.text(), x -> new ArrayList<>()).add(new Assignment(k, k + 2, end, -1));
       } else if (t.is("as") && k + 2 < toks.size() && toks.get(k + 1).kind() == T.NAME && toks.get(k + 2).is(":")) {
         // with EXPR as NAME: binds NAME to EXPR, close enough for paths and files
         int start = k - 1;
@@ -410,8 +415,39 @@ final class PythonAnalyzer {
           }
           start--;
         }
-        assignments.computeIfAbsent(toks.get(k + 1).text(), x -> new ArrayList<>()).add(new Assignment(k, start, k));
+        assignments.computeIfAbsent(toks.get(k + 1).text(), x -> new ArrayList<>()).add(new Assignment(k, start, k, -1));
       }
+    }
+  }
+
+  /** {@code for root, dirs, files in os.walk(X):} binds each name to an element of the iterated value. */
+  private void forLoop(int k) {
+    int in = k + 1;
+    List<String> names = new ArrayList<>();
+    while (in < toks.size() && !toks.get(in).is("in") && toks.get(in).kind() != T.NEWLINE) {
+      if (toks.get(in).kind() == T.NAME) {
+        names.add(toks.get(in).text());
+      }
+      in++;
+    }
+    if (in >= toks.size() || !toks.get(in).is("in")) {
+      return;
+    }
+    int colon = in + 1;
+    int d = 0;
+    while (colon < toks.size() && toks.get(colon).kind() != T.NEWLINE) {
+      Tok t = toks.get(colon);
+      if (t.is("(") || t.is("[") || t.is("{")) {
+        d++;
+      } else if (t.is(")") || t.is("]") || t.is("}")) {
+        d--;
+      } else if (d == 0 && t.is(":")) {
+        break;
+      }
+      colon++;
+    }
+    for (int i = 0; i < names.size(); i++) {
+      assignments.computeIfAbsent(names.get(i), x -> new ArrayList<>()).add(new Assignment(k, in + 1, colon, i));
     }
   }
 
@@ -725,10 +761,32 @@ final class PythonAnalyzer {
       shell.analyze(cmd.toString());
       return;
     }
-    List<Part> s = evalString(from, to);
+    List<Part> s = splitSource(from, to);
+    if (s == null) {
+      s = evalString(from, to);
+    }
     if (s != null) {
       shell.analyze(shellSource(s));
     }
+  }
+
+  /** {@code "git push -f".split()} and {@code shlex.split("...")}: the string is the command line. */
+  private List<Part> splitSource(int from, int to) {
+    if (to - from < 4 || !toks.get(to - 1).is(")")) {
+      return null;
+    }
+    int open = matchingBackwards(to - 1);
+    if (open >= from + 2 && toks.get(open - 1).is("split") && toks.get(open - 2).is(".")
+        && !isModuleName(from, open - 2)) {
+      return evalString(from, open - 2);
+    }
+    if (toks.get(from).kind() == T.NAME && canonical(dotted(from)).equals("shlex.split")) {
+      int paren = from + dottedLength(dotted(from));
+      if (paren < to && toks.get(paren).is("(")) {
+        return evalString(paren + 1, matching(paren));
+      }
+    }
+    return null;
   }
 
   /** A string used as shell source: literal text as written, unknown pieces as shell variables. */
@@ -975,12 +1033,103 @@ final class PythonAnalyzer {
     }
     if (!dotted.contains(".")) {
       Assignment a = assignmentBefore(dotted, at);
+      if (a != null && a.element() >= 0) {
+        List<Part> v = loopElement(a);
+        return v == null ? List.of(unknown(dotted, true)) : v;
+      }
       if (a != null) {
         List<Part> v = evalString(a.from(), a.to());
         return v == null ? List.of(unknown(dotted, true)) : v;
       }
     }
     return List.of(unknown(dotted, true));
+  }
+
+  /**
+   * What a loop variable stands for when the loop walks a directory: the directory itself (os.walk's root) or
+   * "any entry" as an active glob, so deleting each element is judged like {@code rm DIR/*}.
+   */
+  private List<Part> loopElement(Assignment a) {
+    int from = a.from();
+    int to = a.to();
+    if (from >= to) {
+      return null;
+    }
+    if (to - from == 1 && toks.get(from).kind() == T.NAME) {
+      return nameValue(toks.get(from).text(), toks.get(from).text(), from);
+    }
+    Tok last = toks.get(to - 1);
+    if (!last.is(")")) {
+      return null;
+    }
+    int open = matchingBackwards(to - 1);
+    if (open >= 2 && toks.get(open - 1).kind() == T.NAME && toks.get(open - 2).is(".")) {
+      String method = toks.get(open - 1).text();
+      int dot = open - 2;
+      if (isModuleName(receiverStart(dot), dot) && receiverStart(dot) == from) {
+        return directoryListing(canonical(dotted(from)), a.element(), open + 1, to - 1);
+      }
+      List<Part> receiver = evalString(from, dot);
+      if (receiver == null) {
+        return null;
+      }
+      Map<String, int[]> kw = new HashMap<>();
+      List<int[]> args = arguments(open + 1, to - 1, kw);
+      List<Part> out = new ArrayList<>(receiver);
+      switch (method) {
+        case "iterdir", "scandir" -> join(out, List.of(glob("*")));
+        case "glob", "rglob" -> {
+          List<Part> pattern = args.isEmpty() ? null : evalString(args.get(0)[0], args.get(0)[1]);
+          join(out, pattern == null ? List.of(glob("*")) : activeGlobs(pattern));
+        }
+        default -> {
+          return null;
+        }
+      }
+      return out;
+    }
+    if (toks.get(from).kind() == T.NAME && toks.get(from + dottedLength(dotted(from))).is("(")) {
+      return directoryListing(canonical(dotted(from)), a.element(), from + dottedLength(dotted(from)) + 1, to - 1);
+    }
+    return null;
+  }
+
+  private List<Part> directoryListing(String call, int element, int argsFrom, int argsTo) {
+    Map<String, int[]> kw = new HashMap<>();
+    List<int[]> args = arguments(argsFrom, argsTo, kw);
+    List<Part> dir = args.isEmpty() ? List.of(text(".")) : evalString(args.get(0)[0], args.get(0)[1]);
+    if (dir == null) {
+      return null;
+    }
+    switch (call) {
+      case "os.walk":
+        return element == 0 ? dir : List.of(glob("*"));
+      case "os.listdir":
+        return List.of(glob("*"));
+      case "os.scandir": {
+        List<Part> out = new ArrayList<>(dir);
+        join(out, List.of(glob("*")));
+        return out;
+      }
+      case "glob.glob", "glob.iglob":
+        return activeGlobs(dir);
+      case "sorted", "list", "reversed", "set", "tuple":
+        return args.isEmpty() ? null : evalString(args.get(0)[0], args.get(0)[1]);
+      default:
+        return null;
+    }
+  }
+
+  private static Part glob(String pattern) {
+    return new Part(PartKind.TEXT, pattern, false, false);
+  }
+
+  private static List<Part> activeGlobs(List<Part> pattern) {
+    List<Part> out = new ArrayList<>();
+    for (Part p : pattern) {
+      out.add(p.kind() == PartKind.TEXT ? glob(p.text()) : p);
+    }
+    return out;
   }
 
   private List<Part> callValue(String name, String dotted, int from, int to) {
