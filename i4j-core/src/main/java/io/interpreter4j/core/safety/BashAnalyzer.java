@@ -28,8 +28,7 @@ import java.util.regex.Pattern;
 final class BashAnalyzer {
 
   private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox");
-  private static final Pattern PYTHON = Pattern.compile("python[0-9.]*|py|pypy[0-9.]*");
-  private static final Pattern PIP = Pattern.compile("pip[0-9.]*");
+
   private static final Set<String> OTHER_INTERPRETERS = Set.of("perl", "ruby", "node", "nodejs", "php", "pwsh", "bun", "deno");
   private static final Set<String> DOWNLOADERS = Set.of("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download");
   private static final Set<String> NETWORK = Set.of(
@@ -41,7 +40,7 @@ final class BashAnalyzer {
       "awk", "sed", "cut", "sort", "uniq", "jq", "yq", "openssl", "dd", "install", "paste", "column", "bat");
   private static final Set<String> ARCHIVERS = Set.of("tar", "zip", "7z", "rsync", "scp", "cp");
   /** Wrappers that run the rest of the line as a command; the values are options that take an argument. */
-  private static final Map<String, Set<String>> WRAPPERS = Map.ofEntries(
+  static final Map<String, Set<String>> WRAPPERS = Map.ofEntries(
       Map.entry("nohup", Set.of()), Map.entry("time", Set.of()), Map.entry("builtin", Set.of()),
       Map.entry("exec", Set.of("-a")), Map.entry("setsid", Set.of()), Map.entry("unbuffer", Set.of()),
       Map.entry("chronic", Set.of()), Map.entry("caffeinate", Set.of("-t", "-w")), Map.entry("stdbuf", Set.of()),
@@ -66,7 +65,6 @@ final class BashAnalyzer {
       "uninstall", "delete");
   private static final Pattern FUNCTION_BODY = Pattern.compile("\\(\\s*\\)\\s*\\{");
   private static final Pattern FUNCTION_KEYWORD = Pattern.compile("\\bfunction\\s+([\\w:.-]+)\\s*(?:\\(\\s*\\))?\\s*\\{");
-  private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*\\+?=.*", Pattern.DOTALL);
   private static final Pattern PACKAGE_FILE_OPTION =
       Pattern.compile("-[a-zA-Z]*[iUerPF][a-zA-Z]*|--(install|upgrade|erase|remove|purge|configure)");
   private static final Pattern CHMOD_SYMBOLIC_MINUS = Pattern.compile("-[rwxXst]+");
@@ -141,7 +139,9 @@ final class BashAnalyzer {
   // ---------------------------------------------------------------- structure
 
   private void forkBombs(String code) {
-    if (code.indexOf('{') < 0) {
+    // a fork bomb needs a function definition, a pipe and a background job
+    if (code.indexOf('{') < 0 || code.indexOf('|') < 0 || code.indexOf('&') < 0
+        || !(hasEmptyParentheses(code) || code.contains("function"))) {
       return;
     }
     String masked = ShellLexer.maskQuotesAndComments(code);
@@ -157,10 +157,27 @@ final class BashAnalyzer {
       }
       checkForkBomb(masked, masked.substring(start, end), m.end());
     }
-    Matcher f = FUNCTION_KEYWORD.matcher(masked);
-    while (f.find()) {
-      checkForkBomb(masked, f.group(1), f.end());
+    if (masked.contains("function")) {
+      Matcher f = FUNCTION_KEYWORD.matcher(masked);
+      while (f.find()) {
+        checkForkBomb(masked, f.group(1), f.end());
+      }
     }
+  }
+
+  private static boolean hasEmptyParentheses(String code) {
+    int at = code.indexOf('(');
+    while (at >= 0) {
+      int k = at + 1;
+      while (k < code.length() && (code.charAt(k) == ' ' || code.charAt(k) == '\t')) {
+        k++;
+      }
+      if (k < code.length() && code.charAt(k) == ')') {
+        return true;
+      }
+      at = code.indexOf('(', at + 1);
+    }
+    return false;
   }
 
   private static boolean isNameChar(char c) {
@@ -265,13 +282,43 @@ final class BashAnalyzer {
         false, c);
   }
 
-  private static boolean isAssignment(Word w) {
+  /** {@code NAME=value} or {@code NAME+=value} with an unquoted name. */
+  static boolean isAssignment(Word w) {
     List<Part> parts = w.parts();
-    return !parts.isEmpty() && parts.get(0).kind() == PartKind.TEXT && !parts.get(0).quoted()
-        && ASSIGNMENT.matcher(parts.get(0).text()).matches();
+    if (parts.isEmpty() || parts.get(0).kind() != PartKind.TEXT || parts.get(0).quoted()) {
+      return false;
+    }
+    String t = parts.get(0).text();
+    if (t.isEmpty() || !(Character.isLetter(t.charAt(0)) || t.charAt(0) == '_')) {
+      return false;
+    }
+    for (int k = 1; k < t.length(); k++) {
+      char c = t.charAt(k);
+      if (c == '=' || (c == '+' && k + 1 < t.length() && t.charAt(k + 1) == '=')) {
+        return true;
+      }
+      if (!(Character.isLetterOrDigit(c) || c == '_')) {
+        return false;
+      }
+    }
+    return false;
   }
 
-  private static String basename(String s) {
+  /** "pip", "pip3", "python3.12": the base name followed only by digits and dots. */
+  private static boolean isVersioned(String name, String base) {
+    if (!name.startsWith(base)) {
+      return false;
+    }
+    for (int k = base.length(); k < name.length(); k++) {
+      char c = name.charAt(k);
+      if (!(Character.isDigit(c) || c == '.')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static String basename(String s) {
     int slash = s.lastIndexOf('/');
     return slash >= 0 && slash < s.length() - 1 ? s.substring(slash + 1) : s;
   }
@@ -323,11 +370,11 @@ final class BashAnalyzer {
       findings.add(Flag.high("disk-format", "formats a disk (" + name + ")"));
       return;
     }
-    if (PIP.matcher(name).matches()) {
+    if (isVersioned(name, "pip")) {
       pip(args, inv.nameWord(), "pip");
       return;
     }
-    if (PYTHON.matcher(name).matches()) {
+    if (isVersioned(name, "python") || name.equals("py") || isVersioned(name, "pypy")) {
       python(inv, all, index);
       return;
     }

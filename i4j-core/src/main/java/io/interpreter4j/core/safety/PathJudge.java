@@ -39,10 +39,11 @@ final class PathJudge {
 
   private static final Path ROOT = Path.of("/");
 
-  private static final List<Path> SYSTEM_ROOTS = List.of(
-      "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/run",
-      "/sbin", "/srv", "/sys", "/usr", "/var", "/snap", "/System", "/Library", "/Applications", "/private",
-      "/cores", "/mnt", "/media", "/efi").stream().map(Path::of).toList();
+  /** Top-level directories that belong to the system (Linux and macOS). */
+  private static final Set<String> SYSTEM_ROOTS = Set.of(
+      "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "run",
+      "sbin", "srv", "sys", "usr", "var", "snap", "System", "Library", "Applications", "private",
+      "cores", "mnt", "media", "efi");
 
   /** Scratch space under system roots that any user may fill and empty. */
   private static final List<Path> NOT_SYSTEM = List.of(
@@ -176,12 +177,7 @@ final class PathJudge {
         return false;
       }
     }
-    for (Path r : SYSTEM_ROOTS) {
-      if (p.startsWith(r)) {
-        return true;
-      }
-    }
-    return false;
+    return p.isAbsolute() && p.getNameCount() > 0 && SYSTEM_ROOTS.contains(p.getName(0).toString());
   }
 
   boolean isDevice(Path p) {

@@ -72,6 +72,7 @@ final class PythonAnalyzer {
   private final List<String> starModules = new ArrayList<>();
   private final Map<String, List<Assignment>> assignments = new HashMap<>();
   private int evalDepth;
+  private final List<String> shellCommands = new ArrayList<>();
 
   PythonAnalyzer(PathJudge judge, Findings findings, int depth, Path cwd, boolean venvActive) {
     this.judge = judge;
@@ -97,6 +98,16 @@ final class PythonAnalyzer {
     scan();
   }
 
+  /** The shell command lines this block runs (literal shell-outs, {@code !cmd}, {@code %pip}), in order. */
+  List<String> shellCommands() {
+    return List.copyOf(shellCommands);
+  }
+
+  private void runShell(String code) {
+    shellCommands.add(code);
+    shell.analyze(code);
+  }
+
   // ---------------------------------------------------------------- IPython lines
 
   /** Runs {@code !cmd}, {@code %pip}, {@code %%bash} through the bash analyzer and blanks them for python. */
@@ -110,7 +121,7 @@ final class PythonAnalyzer {
       String head = lines[first].strip();
       if (head.startsWith("%%bash") || head.startsWith("%%sh") || head.startsWith("%%script bash")
           || head.startsWith("%%script sh") || head.startsWith("%%system")) {
-        shell.analyze(String.join("\n", java.util.Arrays.copyOfRange(lines, first + 1, lines.length)));
+        runShell(String.join("\n", java.util.Arrays.copyOfRange(lines, first + 1, lines.length)));
         return "";
       }
       if (head.startsWith("%%writefile") || head.startsWith("%%html") || head.startsWith("%%javascript")
@@ -125,17 +136,17 @@ final class PythonAnalyzer {
     for (String line : lines) {
       String s = line.strip();
       if (s.startsWith("!")) {
-        shell.analyze(s.substring(1));
+        runShell(s.substring(1));
         line = "";
       } else if (s.startsWith("%")) {
         int sp = s.indexOf(' ');
         String magic = sp < 0 ? s : s.substring(0, sp);
         String rest = sp < 0 ? "" : s.substring(sp + 1);
         switch (magic) {
-          case "%pip" -> shell.analyze("pip " + rest);
-          case "%conda", "%mamba" -> shell.analyze("conda " + rest);
-          case "%system", "%sx", "%sh", "%bash" -> shell.analyze(rest);
-          case "%cd" -> shell.analyze("cd " + rest);
+          case "%pip" -> runShell("pip " + rest);
+          case "%conda", "%mamba" -> runShell("conda " + rest);
+          case "%system", "%sx", "%sh", "%bash" -> runShell(rest);
+          case "%cd" -> runShell("cd " + rest);
           default -> {
             // other line magics (%time, %matplotlib, ...) run no shell
           }
@@ -144,7 +155,7 @@ final class PythonAnalyzer {
       } else if (s.indexOf('!') > 0) {
         Matcher m = SHELL_ASSIGN.matcher(line);
         if (m.matches()) {
-          shell.analyze(m.group(1));
+          runShell(m.group(1));
           line = "";
         }
       }
@@ -262,12 +273,13 @@ final class PythonAnalyzer {
     int n = s.length();
     int i = pos[0];
     char q = s.charAt(i);
-    boolean triple = s.startsWith(String.valueOf(q).repeat(3), i);
+    String tripleQuote = q == '"' ? "\"\"\"" : "'''";
+    boolean triple = s.startsWith(tripleQuote, i);
     i += triple ? 3 : 1;
     StringBuilder sb = new StringBuilder();
     while (i < n) {
       char c = s.charAt(i);
-      if (triple ? s.startsWith(String.valueOf(q).repeat(3), i) : c == q) {
+      if (triple ? c == q && s.startsWith(tripleQuote, i) : c == q) {
         i += triple ? 3 : 1;
         break;
       }
@@ -368,7 +380,13 @@ final class PythonAnalyzer {
   }
 
   private static int dottedLength(String dotted) {
-    return dotted.split("\\.").length * 2 - 1;
+    int dots = 0;
+    for (int k = 0; k < dotted.length(); k++) {
+      if (dotted.charAt(k) == '.') {
+        dots++;
+      }
+    }
+    return dots * 2 + 1;
   }
 
   private String canonical(String dotted) {
@@ -483,10 +501,8 @@ final class PythonAnalyzer {
         String dotted = dotted(k);
         String name = canonical(dotted);
         int after = k + dottedLength(dotted);
-        for (String prefix : NETWORK_PREFIXES) {
-          if (name.startsWith(prefix) || (name + ".").equals(prefix)) {
-            network = true;
-          }
+        if (!network && isNetwork(name)) {
+          network = true;
         }
         if (name.equals("os.environ")) {
           environment(k, after);
@@ -508,6 +524,17 @@ final class PythonAnalyzer {
     if (network) {
       findings.network();
     }
+  }
+
+  /** requests.post, socket.create_connection, urllib.request.urlopen, or the bare module name. */
+  private static boolean isNetwork(String name) {
+    for (String prefix : NETWORK_PREFIXES) {
+      if (name.startsWith(prefix)
+          || (name.length() == prefix.length() - 1 && prefix.startsWith(name))) {
+        return true;
+      }
+    }
+    return name.endsWith("urlopen");
   }
 
   private void environment(int k, int after) {
@@ -634,7 +661,7 @@ final class PythonAnalyzer {
         List<Part> v = evalString(a[0], a[1]);
         cmd.append(cmd.length() == 0 ? "" : " ").append(shellWord(v));
       }
-      shell.analyze(cmd.toString());
+      runShell(cmd.toString());
     } else if (RECURSIVE_REMOVE.contains(name) && !args.isEmpty()) {
       pathArg(args.get(0)).ifPresent(shell::recursiveDelete);
     } else if (REMOVE.contains(name) && !args.isEmpty()) {
@@ -666,11 +693,9 @@ final class PythonAnalyzer {
       for (int j = from; j < to; j++) {
         if (toks.get(j).kind() == T.NAME && (j == from || !toks.get(j - 1).is("."))) {
           String inner = canonical(dotted(j));
-          for (String prefix : NETWORK_PREFIXES) {
-            if (inner.startsWith(prefix) || inner.endsWith("urlopen")) {
-              findings.add(Flag.high("run-downloaded", "executes code downloaded from the network (" + name + ")"));
-              return;
-            }
+          if (isNetwork(inner)) {
+            findings.add(Flag.high("run-downloaded", "executes code downloaded from the network (" + name + ")"));
+            return;
           }
         }
       }
@@ -758,7 +783,7 @@ final class PythonAnalyzer {
       for (List<Part> arg : argv) {
         cmd.append(cmd.length() == 0 ? "" : " ").append(shellWord(arg));
       }
-      shell.analyze(cmd.toString());
+      runShell(cmd.toString());
       return;
     }
     List<Part> s = splitSource(from, to);
@@ -766,7 +791,7 @@ final class PythonAnalyzer {
       s = evalString(from, to);
     }
     if (s != null) {
-      shell.analyze(shellSource(s));
+      runShell(shellSource(s));
     }
   }
 
@@ -1135,10 +1160,11 @@ final class PythonAnalyzer {
   private List<Part> callValue(String name, String dotted, int from, int to) {
     Map<String, int[]> kw = new HashMap<>();
     List<int[]> args = arguments(from, to, kw);
-    List<Part> arg0 = args.isEmpty() ? null : evalString(args.get(0)[0], args.get(0)[1]);
     switch (name) {
-      case "os.path.expanduser":
+      case "os.path.expanduser": {
+        List<Part> arg0 = args.isEmpty() ? null : evalString(args.get(0)[0], args.get(0)[1]);
         return arg0 == null ? null : expandUser(arg0);
+      }
       case "os.path.join": {
         List<Part> out = new ArrayList<>();
         for (int[] a : args) {
@@ -1150,8 +1176,10 @@ final class PythonAnalyzer {
         }
         return out;
       }
-      case "os.path.dirname":
+      case "os.path.dirname": {
+        List<Part> arg0 = args.isEmpty() ? null : evalString(args.get(0)[0], args.get(0)[1]);
         return arg0 == null ? null : parent(arg0);
+      }
       case "pathlib.Path.home":
         return List.of(text(judge.context().home().toString()));
       case "pathlib.Path.cwd", "os.getcwd":

@@ -22,44 +22,62 @@ final class ShellLexer {
    */
   record Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty) {}
 
-  /** A shell word: its pieces and the source text it came from. */
-  record Word(List<Part> parts, String raw) {
+  /** A shell word: its pieces and the source text it came from; its text forms are computed once. */
+  static final class Word {
+    private final List<Part> parts;
+    private final String raw;
+    private final String literal;
+    private final String text;
+
+    Word(List<Part> parts, String raw) {
+      this.raw = raw;
+      if (parts.size() == 1 && parts.get(0).kind() == PartKind.TEXT) {
+        // the common case, a plain word: no copying, no builders
+        this.parts = List.of(parts.get(0));
+        this.literal = parts.get(0).text();
+        this.text = this.literal;
+        return;
+      }
+      this.parts = List.copyOf(parts);
+      StringBuilder lit = new StringBuilder();
+      StringBuilder txt = new StringBuilder();
+      boolean pure = true;
+      for (Part p : this.parts) {
+        switch (p.kind()) {
+          case TEXT -> {
+            lit.append(p.text());
+            txt.append(p.text());
+          }
+          case VAR -> {
+            pure = false;
+            txt.append('$').append(p.text());
+          }
+          case SUBST -> {
+            pure = false;
+            txt.append("$(").append(p.text()).append(')');
+          }
+        }
+      }
+      this.literal = pure ? lit.toString() : null;
+      this.text = txt.toString();
+    }
+
+    List<Part> parts() {
+      return parts;
+    }
+
+    String raw() {
+      return raw;
+    }
 
     /** The word's value when it is pure literal text, else null. */
     String literal() {
-      StringBuilder sb = new StringBuilder();
-      for (Part p : parts) {
-        if (p.kind() != PartKind.TEXT) {
-          return null;
-        }
-        sb.append(p.text());
-      }
-      return sb.toString();
+      return literal;
     }
 
     /** The value with expansions shown as {@code $NAME} and {@code $(...)}: for display and name checks. */
     String text() {
-      StringBuilder sb = new StringBuilder();
-      for (Part p : parts) {
-        switch (p.kind()) {
-          case TEXT -> sb.append(p.text());
-          case VAR -> sb.append('$').append(p.text());
-          case SUBST -> sb.append("$(").append(p.text()).append(')');
-        }
-      }
-      return sb.toString();
-    }
-
-    boolean hasUnquotedGlob() {
-      for (Part p : parts) {
-        if (p.kind() == PartKind.TEXT && !p.quoted()) {
-          String t = p.text();
-          if (t.indexOf('*') >= 0 || t.indexOf('?') >= 0 || t.indexOf('[') >= 0) {
-            return true;
-          }
-        }
-      }
-      return false;
+      return text;
     }
 
     boolean hasSubstitution() {
@@ -69,6 +87,11 @@ final class ShellLexer {
         }
       }
       return false;
+    }
+
+    @Override
+    public String toString() {
+      return text;
     }
   }
 
@@ -238,8 +261,12 @@ final class ShellLexer {
         case '<', '>' -> readAngle(c);
         default -> {
           startWord();
-          appendText(String.valueOf(c), false);
-          i++;
+          int end = i + 1;
+          while (end < n && !isSpecial(src.charAt(end))) {
+            end++;
+          }
+          appendText(src.substring(i, end), false);
+          i = end;
         }
       }
     }
@@ -513,7 +540,7 @@ final class ShellLexer {
     if (parts.isEmpty()) {
       parts.add(new Part(PartKind.TEXT, "", true, false));
     }
-    Word w = new Word(List.copyOf(parts), src.substring(wordStart, Math.min(i, n)));
+    Word w = new Word(parts, src.substring(wordStart, Math.min(i, n)));
     resetWord();
     if (pendingRedirect != null) {
       String op = pendingRedirect;
@@ -555,6 +582,14 @@ final class ShellLexer {
     // an empty command (a blank line after "|", a group's parenthesis) leaves the pipeline as it is
     i = at + len;
     cmdStart = i;
+  }
+
+  /** Characters that end a run of plain word characters. */
+  private static boolean isSpecial(char c) {
+    return switch (c) {
+      case ' ', '\t', '\r', '\n', '\\', '#', '\'', '"', '`', '$', ';', '&', '|', '(', ')', '<', '>' -> true;
+      default -> false;
+    };
   }
 
   private static boolean isDigits(CharSequence s) {
