@@ -128,10 +128,9 @@ final class BashAnalyzer {
     forkBombs(code);
     List<Command> commands = ShellLexer.parse(code);
     List<Invocation> invocations = new ArrayList<>(commands.size());
-    for (Command c : commands) {
-      invocations.add(normalise(c));
-    }
     for (int k = 0; k < commands.size(); k++) {
+      // one at a time: "x=rm; $x -rf ~" needs x from the command before; look-backs only see earlier commands
+      invocations.add(normalise(commands.get(k)));
       analyzeCommand(commands.get(k), invocations.get(k), invocations, k);
     }
   }
@@ -208,7 +207,7 @@ final class BashAnalyzer {
         idx++;
         continue;
       }
-      String lit = w.literal();
+      String lit = nameOf(w);
       if (lit == null) {
         break;
       }
@@ -276,13 +275,27 @@ final class BashAnalyzer {
       return new Invocation("", null, List.of(), assignments, sudo, xargs, false, c);
     }
     Word nameWord = words.get(idx);
-    String lit = nameWord.literal();
+    String lit = nameOf(nameWord);
+    if (lit != null && nameWord.literal() == null) {
+      // "$x" or "$(echo rm)" as the command: judge the command it stands for
+      nameWord = new Word(List.of(new Part(PartKind.TEXT, lit, true, false)), nameWord.raw());
+    }
     String name = lit == null ? "" : basename(lit);
     return new Invocation(name, nameWord, List.copyOf(words.subList(idx + 1, words.size())), assignments, sudo, xargs,
         false, c);
   }
 
   /** {@code NAME=value} or {@code NAME+=value} with an unquoted name. */
+  /** A command word's value: literal, or built from variables and substitutions known in the block. */
+  private String nameOf(Word w) {
+    String lit = w.literal();
+    if (lit != null) {
+      return lit;
+    }
+    String v = valueOf(w);
+    return v == null || v.isEmpty() || v.indexOf(' ') >= 0 ? null : v;
+  }
+
   static boolean isAssignment(Word w) {
     List<Part> parts = w.parts();
     if (parts.isEmpty() || parts.get(0).kind() != PartKind.TEXT || parts.get(0).quoted()) {
@@ -354,6 +367,14 @@ final class BashAnalyzer {
     String name = inv.name();
     List<Word> args = inv.args();
     List<String> texts = inv.argTexts();
+    if (inv.nameWord().literal().indexOf(' ') >= 0) {
+      // watch 'rm -rf x' and the like hand one string to sh -c
+      List<Word> all2 = new ArrayList<>();
+      all2.add(inv.nameWord());
+      all2.addAll(args);
+      child().analyze(joinTexts(all2));
+      return;
+    }
     if (NETWORK.contains(name)) {
       findings.network();
     }
@@ -1564,11 +1585,59 @@ final class BashAnalyzer {
   private void pipedFromDownload(Invocation inv, List<Invocation> all, int index) {
     int pipeline = inv.command().pipeline;
     for (int k = index - 1; k >= 0 && all.get(k).command().pipeline == pipeline; k--) {
-      if (DOWNLOADERS.contains(all.get(k).name())) {
-        findings.add(Flag.high("pipe-to-shell", "pipes a download into " + inv.name() + " (" + all.get(k).name() + " | " + inv.name() + ")"));
+      Invocation feeder = all.get(k);
+      String f = feeder.name();
+      if (DOWNLOADERS.contains(f)) {
+        findings.add(Flag.high("pipe-to-shell", "pipes a download into " + inv.name() + " (" + f + " | " + inv.name() + ")"));
+        return;
+      }
+      if (isDecoder(feeder)) {
+        findings.add(Flag.high("pipe-to-shell", "pipes decoded, hidden code into " + inv.name() + " (" + f + " | " + inv.name() + ")"));
+        return;
+      }
+      if ((f.equals("echo") || f.equals("printf")) && k == index - 1) {
+        // echo 'cmd' | sh runs cmd: analyse it as the program it is
+        String program = echoed(feeder);
+        if (program != null) {
+          if (inv.name().startsWith("python")) {
+            new PythonAnalyzer(judge, findings, depth + 1, cwd, venvActive).analyze(program);
+          } else if (SHELLS.contains(inv.name())) {
+            child().analyze(program);
+          }
+        }
         return;
       }
     }
+  }
+
+  /** base64 -d, xxd -r, openssl enc -d, gunzip...: their output is code nobody has read. */
+  private static boolean isDecoder(Invocation inv) {
+    List<String> t = inv.argTexts();
+    return switch (inv.name()) {
+      case "base64", "base32" -> t.contains("-d") || t.contains("--decode") || t.contains("-D");
+      case "xxd" -> t.contains("-r") || t.contains("-revert");
+      case "openssl" -> t.contains("-d") || t.contains("base64") && t.contains("-A");
+      case "gunzip", "zcat", "bzcat", "xzcat", "uudecode", "rev" -> true;
+      case "gzip", "bzip2", "xz" -> t.contains("-d") || t.contains("-dc") || t.contains("-cd");
+      default -> false;
+    };
+  }
+
+  /** The text echo or printf writes, when its arguments are known; null otherwise. */
+  private String echoed(Invocation inv) {
+    List<String> out = new ArrayList<>();
+    for (Word w : inv.args()) {
+      String v = valueOf(w);
+      if (v == null) {
+        return null;
+      }
+      if (out.isEmpty() && v.startsWith("-") && inv.name().equals("echo")) {
+        continue;
+      }
+      out.add(v);
+    }
+    String s = String.join(" ", out);
+    return inv.name().equals("printf") || inv.argTexts().contains("-e") ? s.replace("\\n", "\n") : s;
   }
 
   private void runsFile(Invocation inv, Word script) {

@@ -59,6 +59,7 @@ final class PythonAnalyzer {
   private static final Set<String> WELL_KNOWN_MODULES = Set.of(
       "os", "shutil", "subprocess", "sys", "pathlib", "io", "codecs", "tempfile", "glob", "json", "requests", "socket",
       "urllib", "http", "asyncio", "pty", "distutils", "builtins");
+  private static final Set<String> ITERATION_METHODS = Set.of("items", "values", "keys");
   private static final int MAX_EVAL_DEPTH = 12;
 
   private final PathJudge judge;
@@ -66,6 +67,7 @@ final class PythonAnalyzer {
   private final int depth;
   private final BashAnalyzer shell;
   private final Path cwd;
+  private final boolean shellVenv;
   private List<Tok> toks = List.of();
   private int[] lineIndent = new int[0];
   private final Map<String, String> aliases = new HashMap<>();
@@ -75,6 +77,7 @@ final class PythonAnalyzer {
   private final List<String> shellCommands = new ArrayList<>();
 
   PythonAnalyzer(PathJudge judge, Findings findings, int depth, Path cwd, boolean venvActive) {
+    this.shellVenv = venvActive;
     this.judge = judge;
     this.findings = findings;
     this.depth = depth;
@@ -367,12 +370,20 @@ final class PythonAnalyzer {
 
   /** The dotted name starting at k ("os.path.join"), or "" if k is not a name. */
   private String dotted(int k) {
-    if (k >= toks.size() || toks.get(k).kind() != T.NAME) {
+    return dotted(k, toks.size());
+  }
+
+  /** The dotted name starting at k and ending before {@code limit}. */
+  private String dotted(int k, int limit) {
+    if (k >= limit || toks.get(k).kind() != T.NAME) {
       return "";
+    }
+    if (k + 2 >= limit || !toks.get(k + 1).is(".")) {
+      return toks.get(k).text();
     }
     StringBuilder sb = new StringBuilder(toks.get(k).text());
     int j = k + 1;
-    while (j + 1 < toks.size() && toks.get(j).is(".") && toks.get(j + 1).kind() == T.NAME) {
+    while (j + 1 < limit && toks.get(j).is(".") && toks.get(j + 1).kind() == T.NAME) {
       sb.append('.').append(toks.get(j + 1).text());
       j += 2;
     }
@@ -507,7 +518,7 @@ final class PythonAnalyzer {
         if (name.equals("os.environ")) {
           environment(k, after);
         }
-        if (after < toks.size() && toks.get(after).is("(")) {
+        if (after < toks.size() && toks.get(after).is("(") && isJudgedCall(name)) {
           int close = matching(after);
           call(name, k, after + 1, close);
         }
@@ -526,6 +537,23 @@ final class PythonAnalyzer {
     }
   }
 
+  private static final Set<String> JUDGED_CALLS = judgedCalls();
+
+  private static Set<String> judgedCalls() {
+    Set<String> all = new java.util.HashSet<>();
+    for (Set<String> s : List.of(SHELL_STRING, SHELL_ARGV_OR_STRING, SHELL_ARGV_SECOND, SHELL_VARARGS, OPEN, COPY, MOVE,
+        REMOVE, RECURSIVE_REMOVE, PERMISSIONS, EXEC)) {
+      all.addAll(s);
+    }
+    all.addAll(List.of("os.kill", "os.killpg", "os.chdir", "os.makedirs", "os.mkdir"));
+    return Set.copyOf(all);
+  }
+
+  /** One lookup decides whether a call is one of those {@link #call} judges; most calls are not. */
+  private static boolean isJudgedCall(String name) {
+    return JUDGED_CALLS.contains(name);
+  }
+
   /** requests.post, socket.create_connection, urllib.request.urlopen, or the bare module name. */
   private static boolean isNetwork(String name) {
     for (String prefix : NETWORK_PREFIXES) {
@@ -542,7 +570,7 @@ final class PythonAnalyzer {
     boolean passedOn = next == null || next.is(")") || next.is(",") || next.is("]") || next.is("}")
         || next.kind() == T.NEWLINE;
     boolean iterated = next != null && next.is(".") && after + 1 < toks.size()
-        && Set.of("items", "values", "keys").contains(toks.get(after + 1).text());
+        && ITERATION_METHODS.contains(toks.get(after + 1).text());
     boolean envKeyword = k >= 2 && toks.get(k - 1).is("=") && toks.get(k - 2).is("env");
     if ((passedOn || iterated) && !envKeyword) {
       findings.environmentRead();
@@ -690,6 +718,14 @@ final class PythonAnalyzer {
     } else if ((name.equals("os.makedirs") || name.equals("os.mkdir")) && !args.isEmpty()) {
       pathArg(args.get(0)).ifPresent(shell::created);
     } else if (EXEC.contains(name)) {
+      if (!args.isEmpty() && toks.get(args.get(0)[0]).kind() == T.STRING) {
+        List<Part> program = evalString(args.get(0)[0], args.get(0)[1]);
+        Word w = program == null ? null : new Word(program, "");
+        if (w != null && w.literal() != null) {
+          new PythonAnalyzer(judge, findings, depth + 1, cwd, shellVenv).analyze(w.literal());
+          return;
+        }
+      }
       for (int j = from; j < to; j++) {
         if (toks.get(j).kind() == T.NAME && (j == from || !toks.get(j - 1).is("."))) {
           String inner = canonical(dotted(j));
@@ -703,6 +739,11 @@ final class PythonAnalyzer {
   }
 
   private void method(String name, int receiverFrom, int dot, int from, int to) {
+    String module = importedModule(receiverFrom, dot);
+    if (module != null) {
+      call(module + "." + name, receiverFrom, from, to);
+      return;
+    }
     Map<String, int[]> kw = new HashMap<>();
     List<int[]> args = arguments(from, to, kw);
     switch (name) {
@@ -737,6 +778,20 @@ final class PythonAnalyzer {
         // other methods touch no files we judge
       }
     }
+  }
+
+  /** {@code __import__('os')} or {@code importlib.import_module('os')} as a receiver: the module's name. */
+  private String importedModule(int from, int dot) {
+    if (dot - from < 4 || !toks.get(dot - 1).is(")")) {
+      return null;
+    }
+    String callee = canonical(dotted(from));
+    int paren = from + dottedLength(dotted(from));
+    if (!(callee.equals("__import__") || callee.equals("importlib.import_module")) || !toks.get(paren).is("(")
+        || matching(paren) != dot - 1 || toks.get(paren + 1).kind() != T.STRING) {
+      return null;
+    }
+    return toks.get(paren + 1).text();
   }
 
   /** Whether the receiver is built from pathlib (so {@code .open()} is a file, not a socket or an archive). */
@@ -1001,7 +1056,7 @@ final class PythonAnalyzer {
       value = new ArrayList<>();
       j = from;
       while (j < to && toks.get(j).kind() == T.STRING) {
-        value.addAll(stringParts(toks.get(j)));
+        value.addAll(stringParts(toks.get(j), j));
         j++;
       }
     } else if (first.is("(")) {
@@ -1009,7 +1064,7 @@ final class PythonAnalyzer {
       value = evalString(from + 1, close);
       j = close + 1;
     } else if (first.kind() == T.NAME) {
-      String dotted = dotted(from);
+      String dotted = dotted(from, to);
       String name = canonical(dotted);
       j = from + dottedLength(dotted);
       if (j < to && toks.get(j).is("(")) {
@@ -1281,8 +1336,32 @@ final class PythonAnalyzer {
     return out;
   }
 
-  private static List<Part> stringParts(Tok t) {
-    return t.fstring() ? fieldsAsUnknown(t.text()) : List.of(text(t.text()));
+  /** A literal's pieces; an f-string field that names a variable takes the variable's value when known. */
+  private List<Part> stringParts(Tok t, int at) {
+    if (!t.fstring()) {
+      return List.of(text(t.text()));
+    }
+    List<Part> out = new ArrayList<>();
+    for (Part p : fieldsAsUnknown(t.text())) {
+      if (p.kind() == PartKind.VAR && isIdentifier(p.text().strip())) {
+        out.addAll(nameValue(p.text().strip(), p.text().strip(), at));
+      } else {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  private static boolean isIdentifier(String s) {
+    if (s.isEmpty() || !(Character.isLetter(s.charAt(0)) || s.charAt(0) == '_')) {
+      return false;
+    }
+    for (int k = 1; k < s.length(); k++) {
+      if (!(Character.isLetterOrDigit(s.charAt(k)) || s.charAt(k) == '_')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Splits "a {x} b" into text and unknown pieces; "{{" and "}}" are literal braces. */
