@@ -80,15 +80,6 @@ final class ShellLexer {
       return text;
     }
 
-    boolean hasSubstitution() {
-      for (Part p : parts) {
-        if (p.kind() == PartKind.SUBST) {
-          return true;
-        }
-      }
-      return false;
-    }
-
     @Override
     public String toString() {
       return text;
