@@ -19,7 +19,9 @@ public final class DangerAnalyzer {
       "ProcessBuilder", "shell_exec", "passthru(", "%x(", "exec.Command", "Process.Start", "Start-Process",
       "Invoke-Expression", "child_process", "os/exec", "Command::new", "sh(");
 
+  /** The risk of running {@code code} as {@code language} in {@code ctx}; LOW for null or blank code. */
   public Risk analyze(String language, String code, AnalysisContext ctx) {
+    java.util.Objects.requireNonNull(ctx, "ctx");
     if (code == null || code.isBlank()) {
       return Risk.low();
     }

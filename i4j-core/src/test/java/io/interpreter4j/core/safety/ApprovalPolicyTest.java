@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/** The decision table of {@link ApprovalPolicy}, row by row and exhaustively. */
 class ApprovalPolicyTest {
 
   private final ApprovalPolicy policy = new ApprovalPolicy();

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+/** Runs the danger-cases.tsv table through {@link DangerAnalyzer}, plus context, robustness and timing checks. */
 class DangerAnalyzerTest {
 
   private final DangerAnalyzer analyzer = new DangerAnalyzer();

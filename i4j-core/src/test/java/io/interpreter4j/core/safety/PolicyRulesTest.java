@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** Order of deny/ask/allow, first match, compound and nested commands, glob syntax and invalid patterns. */
 class PolicyRulesTest {
 
   private static PolicyRules rules(List<String> deny, List<String> ask, List<String> allow) {

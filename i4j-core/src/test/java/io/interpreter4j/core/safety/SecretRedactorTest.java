@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** Known values, token formats, private keys, ordinary text left alone, and large or hostile input. */
 class SecretRedactorTest {
 
   private final SecretRedactor patterns = SecretRedactor.patternsOnly();
