@@ -43,7 +43,7 @@ final class ChatCommand implements Callable<Integer> {
     PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
     SessionLauncher launcher = new SessionLauncher(options, env, out);
     LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("i4j").build();
-    ConsoleApprover approver = new ConsoleApprover();
+    ConsoleApprover approver = new ConsoleApprover(true);
     ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, prompt), out,
         new Editor(env, true));
     boolean color = !env.containsKey("NO_COLOR") && !options.json && !"dumb".equals(terminal.getType());
