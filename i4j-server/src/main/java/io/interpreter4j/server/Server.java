@@ -39,7 +39,6 @@ import org.slf4j.LoggerFactory;
 public final class Server extends AllDirectives {
   private static final Logger LOG = LoggerFactory.getLogger(Server.class);
   private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration HARD_TERMINATION = Duration.ofSeconds(3);
 
   private Server() {}
 
@@ -82,14 +81,14 @@ public final class Server extends AllDirectives {
 
     ServerBinding binding = bind(system, config, route);
     security.bound(binding.localAddress().getPort());
-    binding.addToCoordinatedShutdown(HARD_TERMINATION, system);
-    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "i4j-server-close-streams",
-        () -> {
-          hub.closeFeeds();
-          return CompletableFuture.completedFuture(Done.getInstance());
-        });
     String baseUrl = "http://" + Security.hostForUrl(config.host()) + ":" + binding.localAddress().getPort();
-    return new ServerHandle(binding, hub, baseUrl, token);
+    ServerHandle handle = new ServerHandle(binding, hub, baseUrl, token);
+    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "i4j-server-stop",
+        () -> CompletableFuture.supplyAsync(() -> {
+          handle.stop();
+          return Done.getInstance();
+        }, blocking));
+    return handle;
   }
 
   private Route route(Security security, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,

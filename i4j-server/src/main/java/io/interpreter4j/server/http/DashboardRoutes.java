@@ -31,7 +31,11 @@ public final class DashboardRoutes extends AllDirectives {
                   ? security.authenticated(this::page)
                   : complete(Security.loginPage());
             })))),
-        pathPrefix("assets", () -> get(() -> getFromResourceDirectory(RESOURCES))));
+        pathPrefix("assets", () -> get(() -> concat(
+            getFromResourceDirectory(RESOURCES),
+            extractUnmatchedPath(rest -> {
+              throw ApiError.notFound("no dashboard file " + rest);
+            })))));
   }
 
   private Route page() {

@@ -40,7 +40,7 @@ public final class EventRoutes extends AllDirectives {
     long after = lastEventId.map(EventRoutes::seq).orElse(0L);
     Source<ByteString, NotUsed> frames = entry.events(after, bufferSize, hub.materializer())
         .map(line -> Sse.frame(line, true))
-        .concat(Source.lazySource(() -> entry.ended() ? Source.single(Sse.end(id)) : Source.<ByteString>empty())
+        .concatLazy(Source.lazySource(() -> entry.ended() ? Source.single(Sse.end(id)) : Source.<ByteString>empty())
             .mapMaterializedValue(m -> NotUsed.getInstance()));
     return complete(Sse.response(frames, keepAlive));
   }
