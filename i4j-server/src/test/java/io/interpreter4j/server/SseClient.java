@@ -46,7 +46,7 @@ final class SseClient implements AutoCloseable {
   final HttpResponse<InputStream> response;
   private final LinkedBlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
   private final Thread reader;
-  private volatile boolean sawComment;
+  private final java.util.concurrent.CountDownLatch comment = new java.util.concurrent.CountDownLatch(1);
 
   private SseClient(HttpResponse<InputStream> response) {
     this.response = response;
@@ -81,7 +81,7 @@ final class SseClient implements AutoCloseable {
           event = null;
           data = null;
         } else if (line.startsWith(":")) {
-          sawComment = true;
+          comment.countDown();
         } else if (line.startsWith("id:")) {
           id = line.substring(3).strip();
         } else if (line.startsWith("event:")) {
@@ -134,8 +134,9 @@ final class SseClient implements AutoCloseable {
     return out;
   }
 
-  boolean sawComment() {
-    return sawComment;
+  /** Whether a comment line (a keep-alive) arrives within {@code within}. */
+  boolean awaitComment(Duration within) throws InterruptedException {
+    return comment.await(within.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   static void assertConsecutive(List<Frame> frames, long firstSeq) {

@@ -93,14 +93,20 @@ final class TestServer implements AutoCloseable {
     return new ReplayModelProvider(spec, Cassette.parse(json, name));
   }
 
-  /** Registers a cassette; returns its model spec. */
+  /** Registers a cassette streamed in 64-character chunks; returns its model spec. */
   String cassette(String name, String... replies) {
+    return cassette(name, 64, 0, replies);
+  }
+
+  /** Registers a cassette; returns its model spec. */
+  String cassette(String name, int chunkChars, long delayMs, String... replies) {
     ObjectNode root = EventCodec.mapper().createObjectNode();
     var turns = root.putArray("turns");
     for (String reply : replies) {
       ObjectNode t = turns.addObject();
       t.put("reply", reply);
-      t.put("chunk_chars", 64);
+      t.put("chunk_chars", chunkChars);
+      t.put("delay_ms", delayMs);
     }
     cassettes.put(name, root.toString());
     return "replay:" + name;
