@@ -50,7 +50,7 @@ final class ChatCommand implements Callable<Integer> {
     try (CliSession session = launcher.start(options, approver, launcher.renderer(options.json, color))) {
       terminal.handle(Terminal.Signal.INT, sig -> session.interrupt());
       if (!options.json) {
-        out.println("interpreter4j · model " + launcher.settings.model() + " · "
+        out.println("interpreter4j · model " + session.model() + " · "
             + (launcher.autoRun() ? "auto-run (-y)" : "asks before running code")
             + " · Ctrl-C interrupts, Ctrl-D exits");
       }

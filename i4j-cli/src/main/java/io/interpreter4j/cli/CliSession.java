@@ -41,12 +41,15 @@ final class CliSession implements AutoCloseable {
   private final ActorSystem<SessionManager.Command> system;
   private final ActorRef<Session.Command> session;
   private final String id;
+  private final String model;
   private volatile CompletableFuture<String> turn = new CompletableFuture<>();
 
-  private CliSession(ActorSystem<SessionManager.Command> system, ActorRef<Session.Command> session, String id) {
+  private CliSession(ActorSystem<SessionManager.Command> system, ActorRef<Session.Command> session, String id,
+                     String model) {
     this.system = system;
     this.session = session;
     this.id = id;
+    this.model = model;
   }
 
   /** The actor system for the CLI; its logs go to stderr and only at WARNING and above. */
@@ -74,12 +77,16 @@ final class CliSession implements AutoCloseable {
     if (created.error() != null) {
       throw new IllegalStateException(created.error());
     }
-    self[0] = new CliSession(system, created.session(), id);
+    self[0] = new CliSession(system, created.session(), id, provider.name());
     return self[0];
   }
 
   String id() {
     return id;
+  }
+
+  String model() {
+    return model;
   }
 
   /** Sends a message and returns the status of the turn it starts, once that turn ends. */

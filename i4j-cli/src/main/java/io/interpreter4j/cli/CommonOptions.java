@@ -21,6 +21,10 @@ public final class CommonOptions {
   @Option(names = "--api-key", paramLabel = "KEY", description = "API key (default: the provider's environment variable).")
   String apiKey;
 
+  @Option(names = "--record", paramLabel = "FILE",
+      description = "Write the model's replies to a replay cassette, to replay the session offline later.")
+  Path record;
+
   @Option(names = {"-y", "--yes"}, description = "Run code without asking (auto-approve).")
   boolean yes;
 

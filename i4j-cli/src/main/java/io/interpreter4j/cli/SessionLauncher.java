@@ -47,7 +47,9 @@ final class SessionLauncher {
   CliSession start(CommonOptions options, Approver approver, Consumer<Event> renderer) {
     ActorSystem<SessionManager.Command> system = CliSession.startSystem(config);
     try {
-      ModelProvider provider = ModelFactory.create(settings, options.apiKey, env, system);
+      String model = ModelFactory.resolveModel(settings, config, env, system);
+      ModelProvider provider = ModelFactory.create(model, settings, config, options.apiKey, options.record, env,
+          system);
       return CliSession.start(system, settings, provider, approver, List.of(renderer), env);
     } catch (RuntimeException e) {
       system.terminate();

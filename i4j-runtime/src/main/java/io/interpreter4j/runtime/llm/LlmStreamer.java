@@ -73,6 +73,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   private record StartAttempt(int run) implements Command {}
 
+  private record ProviderRetry(int run, int attempt, String reason, Duration delay) implements StreamMessage {}
+
   private static final Object ACK = "ack";
 
   public static Behavior<Command> create(ModelProvider provider, String defaultLanguage, int maxAttempts,
@@ -118,6 +120,7 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
         .onMessage(UsageSeen.class, this::onUsageSeen)
         .onMessage(StreamCompleted.class, this::onStreamCompleted)
         .onMessage(StreamFailed.class, this::onStreamFailed)
+        .onMessage(ProviderRetry.class, this::onProviderRetry)
         .build();
   }
 
@@ -137,7 +140,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
     ActorRef<Command> self = getContext().getSelf();
     Flow<Segment, Segment, org.apache.pekko.NotUsed> cut = current.firstBlockOnly()
         ? BlockInterceptor.untilFirstBlock() : Flow.create();
-    killSwitch = provider.stream(current.request())
+    killSwitch = provider.stream(current.request(),
+            (nextAttempt, reason, delay) -> self.tell(new ProviderRetry(thisRun, nextAttempt, reason, delay)))
         .wireTap(chunk -> {
           if (chunk instanceof LlmChunk.Usage u) {
             self.tell(new UsageSeen(thisRun, u));
@@ -229,6 +233,13 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
       session.tell(new Failed(current.callId(), message));
       current = null;
       killSwitch = null;
+    }
+    return this;
+  }
+
+  private Behavior<Command> onProviderRetry(ProviderRetry m) {
+    if (!stale(m)) {
+      session.tell(new Retrying(current.callId(), m.attempt(), m.reason(), m.delay()));
     }
     return this;
   }

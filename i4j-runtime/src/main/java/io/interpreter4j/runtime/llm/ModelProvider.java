@@ -16,4 +16,18 @@ public interface ModelProvider {
   String name();
 
   Source<LlmChunk, NotUsed> stream(ModelRequest request);
+
+  /**
+   * As {@link #stream}, telling {@code onRetry} each time the provider itself retries the call before its first
+   * chunk (so the session can show a {@code retry} event). Providers that do not retry keep this default.
+   */
+  default Source<LlmChunk, NotUsed> stream(ModelRequest request, RetryListener onRetry) {
+    return stream(request);
+  }
+
+  /** Hears a provider's own retries: {@code attempt} is the number of the attempt about to start. */
+  @FunctionalInterface
+  interface RetryListener {
+    void onRetry(int attempt, String reason, java.time.Duration delay);
+  }
 }

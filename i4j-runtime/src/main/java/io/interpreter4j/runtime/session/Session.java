@@ -270,7 +270,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
     callId++;
     callFirstBlockIndex = nextBlockIndex;
     resetReply();
-    ModelRequest request = new ModelRequest(settings.model(), history);
+    // The provider knows its model; the request names none so a provider prefix never reaches the wire.
+    ModelRequest request = new ModelRequest("", history);
     streamer.tell(new LlmStreamer.Call(callId, request, nextBlockIndex,
         settings.interceptorMode() == InterceptorMode.FIRST_BLOCK));
   }

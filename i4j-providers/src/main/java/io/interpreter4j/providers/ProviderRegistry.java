@@ -1,0 +1,202 @@
+package io.interpreter4j.providers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.interpreter4j.providers.anthropic.AnthropicProvider;
+import io.interpreter4j.providers.http.Endpoint;
+import io.interpreter4j.providers.openai.OpenAiCompatibleProvider;
+import io.interpreter4j.providers.resilience.ResilientProvider;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.settings.ClientConnectionSettings;
+import org.apache.pekko.http.javadsl.settings.ConnectionPoolSettings;
+
+/**
+ * Turns a model spec such as {@code openai/gpt-4o}, {@code anthropic/claude-sonnet-4-5} or {@code ollama/llama3.1}
+ * into a provider: the preset gives the wire format, base URL and key variable; {@code --api-base} and
+ * {@code --api-key} override them. Also picks a default model when none is given.
+ */
+public final class ProviderRegistry {
+
+  /** Wire formats. */
+  public enum Api { OPENAI_CHAT, ANTHROPIC_MESSAGES }
+
+  /**
+   * A known provider prefix. {@code keyVariable} is read from the environment ("" = none); the key is required
+   * only when {@code keyRequired} and the base URL is the preset's own (a custom --api-base may not need one).
+   */
+  public record Preset(String prefix, Api api, String defaultBase, String keyVariable, boolean keyRequired,
+                       String defaultModel) {}
+
+  public static final List<Preset> PRESETS = List.of(
+      new Preset("openai", Api.OPENAI_CHAT, OpenAiCompatibleProvider.DEFAULT_BASE, "OPENAI_API_KEY", true,
+          "gpt-4o-mini"),
+      new Preset("anthropic", Api.ANTHROPIC_MESSAGES, AnthropicProvider.DEFAULT_BASE, "ANTHROPIC_API_KEY", true,
+          "claude-sonnet-4-5"),
+      new Preset("ollama", Api.OPENAI_CHAT, "http://localhost:11434/v1", "", false, ""),
+      new Preset("lmstudio", Api.OPENAI_CHAT, "http://localhost:1234/v1", "", false, ""),
+      new Preset("vllm", Api.OPENAI_CHAT, "http://localhost:8000/v1", "VLLM_API_KEY", false, ""),
+      new Preset("llamacpp", Api.OPENAI_CHAT, "http://localhost:8080/v1", "LLAMA_API_KEY", false, ""),
+      new Preset("openrouter", Api.OPENAI_CHAT, "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", true,
+          "openai/gpt-4o-mini"),
+      new Preset("groq", Api.OPENAI_CHAT, "https://api.groq.com/openai/v1", "GROQ_API_KEY", true,
+          "llama-3.3-70b-versatile"));
+
+  private static final String OLLAMA_DEFAULT_ROOT = "http://localhost:11434";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ProviderRegistry() {}
+
+  /**
+   * The provider for {@code modelSpec} ({@code prefix/model}; a bare {@code claude-*}, {@code gpt-*} or
+   * {@code o1..o9} name gets its vendor's prefix, and any bare name with {@code apiBase} is served OpenAI-style).
+   *
+   * @throws IllegalArgumentException for an unknown prefix (the message lists the known ones), a missing model
+   *     name, or a missing API key (the message names the variable to export)
+   */
+  public static ResilientProvider create(String modelSpec, Optional<String> apiBase, Optional<String> apiKey,
+                                         Map<String, String> env, ActorSystem<?> system, ProviderSettings settings) {
+    String spec = modelSpec == null ? "" : modelSpec.strip();
+    if (spec.isEmpty()) {
+      throw new IllegalArgumentException("no model given: pass -m/--model, e.g. -m openai/gpt-4o-mini (see docs/models.md)");
+    }
+    Optional<String> base = apiBase.map(String::strip).filter(b -> !b.isEmpty());
+    Preset preset;
+    String model;
+    int slash = spec.indexOf('/');
+    Optional<Preset> byPrefix = slash > 0 ? preset(spec.substring(0, slash)) : Optional.empty();
+    if (byPrefix.isPresent()) {
+      preset = byPrefix.get();
+      model = spec.substring(slash + 1).strip();
+    } else {
+      preset = inferPreset(spec, base).orElseThrow(() -> new IllegalArgumentException(slash > 0
+          ? "unknown provider '" + spec.substring(0, slash) + "' in model '" + spec + "': known providers are "
+              + knownPrefixes() + " (e.g. openrouter/" + spec + ")"
+          : "model '" + spec + "' names no provider: write provider/model with one of " + knownPrefixes()
+              + ", or pass --api-base for an OpenAI-compatible server"));
+      model = spec;
+    }
+    if (model.isEmpty()) {
+      throw new IllegalArgumentException("no model name after '" + preset.prefix() + "/' in '" + spec + "'"
+          + (preset.defaultModel().isEmpty() ? "" : ", e.g. " + preset.prefix() + "/" + preset.defaultModel()));
+    }
+    String presetBase = preset.prefix().equals("ollama") ? ollamaRoot(env) + "/v1" : preset.defaultBase();
+    String baseUrl = base.orElse(presetBase);
+    Optional<String> key = apiKey.map(String::strip).filter(k -> !k.isEmpty())
+        .or(() -> preset.keyVariable().isEmpty()
+            ? Optional.empty()
+            : Optional.ofNullable(env.get(preset.keyVariable())).map(String::strip).filter(k -> !k.isEmpty()));
+    if (key.isEmpty() && preset.keyRequired() && base.isEmpty()) {
+      throw new IllegalArgumentException(preset.keyVariable() + " is not set: export it or pass --api-key");
+    }
+    Endpoint endpoint = new Endpoint(preset.prefix(), baseUrl, key, preset.keyVariable());
+    ModelProvider inner = preset.api() == Api.ANTHROPIC_MESSAGES
+        ? new AnthropicProvider(system, endpoint, model, settings)
+        : new OpenAiCompatibleProvider(system, endpoint, model, settings);
+    return new ResilientProvider(inner, settings);
+  }
+
+  /**
+   * The model to use when none is given on the command line: {@code I4J_MODEL}; else the default model of the
+   * first provider whose key is in the environment (OpenAI, Anthropic, OpenRouter, Groq); else the first model
+   * of an Ollama answering at {@code OLLAMA_HOST} (default localhost:11434) within the probe timeout; else empty.
+   * Blocks at most about {@code settings.ollamaProbeTimeout()}.
+   */
+  public static Optional<String> defaultModel(Map<String, String> env, ActorSystem<?> system,
+                                              ProviderSettings settings) {
+    String configured = env.getOrDefault("I4J_MODEL", "").strip();
+    if (!configured.isEmpty()) {
+      return Optional.of(configured);
+    }
+    for (Preset p : PRESETS) {
+      if (p.keyRequired() && !env.getOrDefault(p.keyVariable(), "").isBlank() && !p.defaultModel().isEmpty()) {
+        return Optional.of(p.prefix() + "/" + p.defaultModel());
+      }
+    }
+    return firstOllamaModel(ollamaRoot(env), system, settings.ollamaProbeTimeout()).map(m -> "ollama/" + m);
+  }
+
+  /** "openai/, anthropic/, ollama/, ..." */
+  public static String knownPrefixes() {
+    return PRESETS.stream().map(p -> p.prefix() + "/").collect(Collectors.joining(", "));
+  }
+
+  public static Optional<Preset> preset(String prefix) {
+    String p = prefix.strip().toLowerCase(Locale.ROOT);
+    return PRESETS.stream().filter(x -> x.prefix().equals(p)).findFirst();
+  }
+
+  /** Ollama's root URL from {@code OLLAMA_HOST} ({@code host}, {@code host:port} or a URL), as Ollama reads it. */
+  public static String ollamaRoot(Map<String, String> env) {
+    String v = env.getOrDefault("OLLAMA_HOST", "").strip();
+    if (v.isEmpty()) {
+      return OLLAMA_DEFAULT_ROOT;
+    }
+    String withScheme = v.contains("://") ? v : "http://" + v;
+    try {
+      URI uri = new URI(withScheme);
+      String host = uri.getHost();
+      if (host == null || host.isEmpty() || host.equals("0.0.0.0") || host.equals("[::]") || host.equals("::")) {
+        host = "localhost";
+      }
+      int port = uri.getPort() > 0 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 11434;
+      return uri.getScheme() + "://" + host + ":" + port;
+    } catch (URISyntaxException e) {
+      return OLLAMA_DEFAULT_ROOT;
+    }
+  }
+
+  private static Optional<Preset> inferPreset(String model, Optional<String> base) {
+    String m = model.toLowerCase(Locale.ROOT);
+    if (m.contains("/")) {
+      return base.isPresent() ? preset("openai") : Optional.empty();
+    }
+    if (m.startsWith("claude")) {
+      return preset("anthropic");
+    }
+    if (m.startsWith("gpt-") || m.startsWith("chatgpt") || m.matches("o[1-9]([-.].*)?") || base.isPresent()) {
+      return preset("openai");
+    }
+    return Optional.empty();
+  }
+
+  /** {@code GET /api/tags}: the first model that isn't an embedding model, or empty if none answers in time. */
+  static Optional<String> firstOllamaModel(String root, ActorSystem<?> system, Duration timeout) {
+    Http http = Http.get(system);
+    ConnectionPoolSettings pool = ConnectionPoolSettings.create(system.classicSystem())
+        .withMaxRetries(0)
+        .withConnectionSettings(ClientConnectionSettings.create(system.classicSystem()).withConnectingTimeout(timeout));
+    try {
+      String body = http.singleRequest(HttpRequest.GET(root + "/api/tags"), http.defaultClientHttpsContext(), pool,
+              system.classicSystem().log())
+          .thenCompose(r -> r.entity().toStrict(timeout.toMillis(), 1024 * 1024, system)
+              .thenApply(strict -> r.status().isSuccess() ? strict.getData().decodeString(StandardCharsets.UTF_8) : ""))
+          .toCompletableFuture()
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      for (JsonNode m : JSON.readTree(body).path("models")) {
+        String name = m.path("name").asText(m.path("model").asText(""));
+        if (!name.isEmpty() && !name.toLowerCase(Locale.ROOT).contains("embed")) {
+          return Optional.of(name);
+        }
+      }
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (Exception noOllama) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.interpreter4j.providers.http;
+
+import io.interpreter4j.core.model.LlmChunk;
+import io.interpreter4j.core.model.ModelException;
+import io.interpreter4j.providers.ProviderSettings;
+import io.interpreter4j.providers.resilience.EndpointGate;
+import io.interpreter4j.providers.sse.SseFraming;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.settings.ClientConnectionSettings;
+import org.apache.pekko.http.javadsl.settings.ConnectionPoolSettings;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * One streamed model call over Pekko HTTP: POST, check the status, then read the {@code text/event-stream} body
+ * chunk by chunk through {@link SseFraming} and a provider's {@link WireDecoder}. The body is a stream all the way,
+ * so backpressure reaches the TCP connection, and cancelling downstream cancels the entity, which makes the pool
+ * close the connection. Each call takes a turn at the endpoint's {@link EndpointGate} and goes through its breaker.
+ * One attempt only: {@link io.interpreter4j.providers.resilience.ResilientProvider} retries.
+ */
+public final class SseModelClient {
+
+  private static final int MAX_ERROR_BODY = 64 * 1024;
+
+  private final ActorSystem<?> system;
+  private final Http http;
+  private final Endpoint endpoint;
+  private final ProviderSettings settings;
+  private final EndpointGate gate;
+  private final ConnectionPoolSettings poolSettings;
+
+  public SseModelClient(ActorSystem<?> system, Endpoint endpoint, ProviderSettings settings) {
+    this.system = system;
+    this.http = Http.get(system);
+    this.endpoint = endpoint;
+    this.settings = settings;
+    this.gate = EndpointGate.forEndpoint(system, endpoint.baseUrl(), settings);
+    int connections = Math.max(4, settings.maxConcurrentRequests());
+    this.poolSettings = ConnectionPoolSettings.create(system.classicSystem())
+        .withMaxConnections(connections)
+        .withMaxOpenRequests(Integer.highestOneBit(Math.max(32, connections * 2) - 1) << 1)
+        // POST is not idempotent: only our own retry, which knows whether text was emitted, may repeat it.
+        .withMaxRetries(0)
+        .withConnectionSettings(ClientConnectionSettings.create(system.classicSystem())
+            .withConnectingTimeout(settings.connectTimeout())
+            // Ours (the stall timeout) fires first and is retried; this only reaps connections we forgot.
+            .withIdleTimeout(settings.stallTimeout().multipliedBy(2)));
+  }
+
+  public Endpoint endpoint() {
+    return endpoint;
+  }
+
+  /** A cold source of the reply to {@code request}; {@code model} is named in errors. */
+  public Source<LlmChunk, NotUsed> stream(HttpRequest request, String model, Supplier<WireDecoder> decoders) {
+    return gate.withPermit(() -> attempt(request, model, decoders));
+  }
+
+  private Source<LlmChunk, NotUsed> attempt(HttpRequest request, String model, Supplier<WireDecoder> decoders) {
+    return Source.fromMaterializer((mat, attributes) -> {
+      ResponseClaim claim = new ResponseClaim();
+      CompletionStage<HttpResponse> headers = gate.call(
+          () -> claim.sent(http.singleRequest(request, http.defaultClientHttpsContext(), poolSettings,
+              system.classicSystem().log())),
+          (response, error) -> error.isPresent()
+              || response.map(r -> HttpFailures.isServerFault(r.status().intValue())).orElse(false));
+      return Source.completionStage(headers)
+          .flatMapConcat(response -> claim.take() ? body(response, model, decoders.get(), mat) : Source.empty())
+          .mapError(Throwable.class, error -> {
+            if (HttpFailures.isTransportFault(error) && claim.taken()) {
+              gate.recordFailure();
+            }
+            return HttpFailures.fromThrowable(endpoint, error, settings.stallTimeout());
+          })
+          .watchTermination((notUsed, done) -> {
+            done.whenComplete((d, e) -> claim.abandon(mat));
+            return NotUsed.notUsed();
+          });
+    }).mapMaterializedValue(m -> NotUsed.notUsed());
+  }
+
+  private Source<LlmChunk, NotUsed> body(HttpResponse response, String model, WireDecoder decoder,
+                                         Materializer mat) {
+    int status = response.status().intValue();
+    if (status < 200 || status >= 300) {
+      Optional<Duration> retryAfter = RetryAfter.parse(header(response, "retry-after"),
+          header(response, "retry-after-ms"), Instant.now());
+      return Source.completionStage(errorBody(response, mat))
+          .flatMapConcat(text -> Source.failed(
+              HttpFailures.fromStatus(endpoint, model, status, text, retryAfter)));
+    }
+    if (response.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
+      return Source.completionStage(errorBody(response, mat))
+          .flatMapConcat(text -> Source.failed(new ModelException(endpoint.baseUrl() + " answered with JSON instead "
+              + "of an event stream; does it support stream=true? " + HttpFailures.providerMessage(text), false)));
+    }
+    return response.entity().withoutSizeLimit().getDataBytes()
+        .idleTimeout(settings.stallTimeout())
+        .via(SseFraming.events(settings.maxEventSize()))
+        .map(decoder::decode)
+        .takeWhile(chunks -> !decoder.finished(), true)
+        .mapConcat(chunks -> chunks)
+        .concatLazy(Source.lazySource(() -> {
+          if (decoder.complete()) {
+            return Source.<LlmChunk>empty();
+          }
+          gate.recordFailure();
+          return Source.<LlmChunk>failed(new ModelException("the stream from " + endpoint.baseUrl()
+              + " ended before the reply was complete (no " + decoder.expectedEnd() + ")", true));
+        }))
+        .mapMaterializedValue(m -> NotUsed.notUsed());
+  }
+
+  private static Optional<String> header(HttpResponse response, String name) {
+    return response.getHeader(name).map(HttpHeader::value);
+  }
+
+  private CompletionStage<String> errorBody(HttpResponse response, Materializer mat) {
+    return response.entity()
+        .toStrict(settings.stallTimeout().toMillis(), MAX_ERROR_BODY, mat)
+        .thenApply(strict -> strict.getData().decodeString(StandardCharsets.UTF_8))
+        .exceptionally(e -> "");
+  }
+
+  /**
+   * Who owns a response: the stream that reads it, or nobody (the stream ended first: cancelled while waiting, or
+   * the breaker timed the headers out). An unowned response's entity is cancelled so its connection is closed.
+   */
+  private static final class ResponseClaim {
+    private static final int OPEN = 0;
+    private static final int TAKEN = 1;
+    private static final int ABANDONED = 2;
+    private final AtomicInteger state = new AtomicInteger(OPEN);
+    private final AtomicReference<CompletionStage<HttpResponse>> sent = new AtomicReference<>();
+
+    CompletionStage<HttpResponse> sent(CompletionStage<HttpResponse> response) {
+      sent.set(response);
+      return response;
+    }
+
+    boolean take() {
+      return state.compareAndSet(OPEN, TAKEN);
+    }
+
+    boolean taken() {
+      return state.get() == TAKEN;
+    }
+
+    void abandon(Materializer mat) {
+      CompletionStage<HttpResponse> response = sent.get();
+      if (state.compareAndSet(OPEN, ABANDONED) && response != null) {
+        response.thenAccept(r -> r.entity().getDataBytes().runWith(Sink.cancelled(), mat));
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package io.interpreter4j.providers.openai;
+
+import io.interpreter4j.core.model.ChatMessage;
+import io.interpreter4j.core.model.LlmChunk;
+import io.interpreter4j.core.model.ModelException;
+import io.interpreter4j.core.model.ModelRequest;
+import io.interpreter4j.providers.ProviderSettings;
+import io.interpreter4j.providers.context.ContextWindow;
+import io.interpreter4j.providers.context.ContextWindows;
+import io.interpreter4j.providers.context.TokenCounter;
+import io.interpreter4j.providers.http.Endpoint;
+import io.interpreter4j.providers.http.SseModelClient;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.MediaRanges;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.headers.Accept;
+import org.apache.pekko.http.javadsl.model.headers.Authorization;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * A model behind a Chat Completions API ({@code POST {base}/chat/completions} with {@code stream: true}):
+ * OpenAI itself, or any server that speaks its dialect. One attempt per stream; wrap it in a
+ * {@link io.interpreter4j.providers.resilience.ResilientProvider} for retries ({@code ProviderRegistry} does).
+ */
+public final class OpenAiCompatibleProvider implements ModelProvider {
+
+  public static final String DEFAULT_BASE = "https://api.openai.com/v1";
+
+  private final Endpoint endpoint;
+  private final String model;
+  private final ProviderSettings settings;
+  private final SseModelClient client;
+
+  public OpenAiCompatibleProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings) {
+    this.endpoint = endpoint;
+    this.model = model;
+    this.settings = settings;
+    this.client = new SseModelClient(system, endpoint, settings);
+  }
+
+  @Override
+  public String name() {
+    return endpoint.provider() + "/" + model;
+  }
+
+  /** The model of the request when it names one, else the one this provider was made for. */
+  @Override
+  public Source<LlmChunk, NotUsed> stream(ModelRequest request) {
+    String target = request.model() == null || request.model().isBlank() ? model : request.model();
+    List<ChatMessage> messages;
+    try {
+      messages = ContextWindow.fit(request.messages(),
+          ContextWindows.inputBudget(target, settings.contextWindow(), settings.outputReserve()),
+          TokenCounter.forModel(target));
+    } catch (ModelException tooLong) {
+      return Source.failed(tooLong);
+    }
+    HttpRequest http = HttpRequest.POST(endpoint.baseUrl() + "/chat/completions")
+        .withEntity(ContentTypes.APPLICATION_JSON,
+            OpenAiWire.requestBody(target, messages).getBytes(StandardCharsets.UTF_8))
+        .addHeader(Accept.create(MediaRanges.create(MediaTypes.TEXT_EVENT_STREAM)));
+    if (endpoint.apiKey().isPresent()) {
+      http = http.addHeader(Authorization.oauth2(endpoint.apiKey().get()));
+    }
+    return client.stream(http, target, () -> new OpenAiWire.Decoder(endpoint.baseUrl()));
+  }
+}
