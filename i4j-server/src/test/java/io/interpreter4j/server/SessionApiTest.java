@@ -61,6 +61,13 @@ class SessionApiTest {
     assertError(model, 400, "bad_request");
     assertTrue(json(model).path("detail").asText().contains("no cassette named unknown"));
     assertError(server.get("/api/sessions/x?after=abc"), 404, "not_found");
+    HttpResponse<String> form = server.send(server.request("/api/sessions")
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(body("message", "hi"))).build());
+    assertError(form, 415, "unsupported_media_type");
+    HttpResponse<String> text = server.send(server.request("/api/sessions").header("Content-Type", "text/plain")
+        .POST(HttpRequest.BodyPublishers.ofString(body("message", "hi"))).build());
+    assertError(text, 415, "unsupported_media_type");
   }
 
   @Test

@@ -16,7 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -42,6 +45,8 @@ public final class SessionRoutes extends AllDirectives {
   static final int DEFAULT_PAGE = 500;
   static final int MAX_PAGE = 5_000;
   private static final Duration STOP_WAIT = Duration.ofSeconds(5);
+  private static final Set<String> FORM_TYPES = Set.of("application/x-www-form-urlencoded",
+      "multipart/form-data", "text/plain");
 
   private final SessionHub hub;
   private final SessionFactory factory;
@@ -282,8 +287,19 @@ public final class SessionRoutes extends AllDirectives {
     return complete(Json.response(StatusCodes.ACCEPTED, out));
   }
 
+  /**
+   * The body as a JSON object. The content types a browser may send cross-origin without asking first (forms,
+   * text/plain) are refused, one more wall against cross-site requests.
+   */
   private Route jsonBody(Function<ObjectNode, Route> inner) {
-    return entity(Unmarshaller.entityToString(), body -> inner.apply(Json.parseObject(body)));
+    return extractRequest(request -> {
+      String mediaType = request.entity().getContentType().mediaType().toString().toLowerCase(Locale.ROOT);
+      if (FORM_TYPES.contains(mediaType)) {
+        throw new ApiError(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+            "send the body as JSON with Content-Type: application/json, not " + mediaType, List.of());
+      }
+      return entity(Unmarshaller.entityToString(), body -> inner.apply(Json.parseObject(body)));
+    });
   }
 
   private static long number(String name, String value, long min) {

@@ -57,7 +57,15 @@ public final class SessionFactory {
     if (model == null || model.isBlank()) {
       throw new IllegalArgumentException("no model given and the server has no default model; send \"model\"");
     }
-    ModelProvider provider = models.apply(model);
+    ModelProvider provider;
+    try {
+      provider = models.apply(model);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // a factory's own way of saying no (a usage error, a missing key): still a problem with the request
+      throw new IllegalArgumentException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+    }
     if (provider == null) {
       throw new IllegalArgumentException("unknown model '" + model + "'");
     }
