@@ -68,7 +68,7 @@ public final class Server extends AllDirectives {
       LOG.warn("the I4J_TOKEN is short ({} characters); a guessable token lets others run code here",
           token.length());
     }
-    SessionHub hub = new SessionHub(system, config.ringSize());
+    SessionHub hub = new SessionHub(system, config.ringSize(), config.ringBytes());
     Security security = new Security(token, config.host(), config.allowRemote(), config.allowedOrigins(),
         config.maxAuthFailures(), hub.metrics(), Clock.systemUTC());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
@@ -79,7 +79,13 @@ public final class Server extends AllDirectives {
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
         new OpsRoutes(hub));
 
-    ServerBinding binding = bind(system, config, route);
+    ServerBinding binding;
+    try {
+      binding = bind(system, config, route);
+    } catch (RuntimeException e) {
+      hub.shutdown();
+      throw e;
+    }
     security.bound(binding.localAddress().getPort());
     String baseUrl = "http://" + Security.hostForUrl(config.host()) + ":" + binding.localAddress().getPort();
     ServerHandle handle = new ServerHandle(binding, hub, baseUrl, token);

@@ -83,7 +83,7 @@ public final class ServerHandle {
     if (!stopped.compareAndSet(false, true)) {
       return;
     }
-    hub.closeFeeds();
+    hub.shutdown();
     try {
       binding.terminate(STOP_DEADLINE).toCompletableFuture().get(STOP_DEADLINE.toSeconds() + 2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -35,13 +35,13 @@ public final class SessionEntry {
   private final CompletableFuture<Done> ended = new CompletableFuture<>();
   private volatile ActorRef<Session.Command> session;
 
-  SessionEntry(String id, Path dataDir, boolean approvedHere, int ringSize, SessionHub hub) {
+  SessionEntry(String id, Path dataDir, boolean approvedHere, int ringSize, long ringBytes, SessionHub hub) {
     this.id = id;
     this.dataDir = dataDir.toAbsolutePath().normalize();
     this.journal = this.dataDir.resolve("sessions").resolve(id).resolve("events.jsonl");
     this.approvedHere = approvedHere;
     this.view = new SessionView(id, Instant.now());
-    this.ring = new EventRing(ringSize);
+    this.ring = new EventRing(ringSize, ringBytes);
     this.hub = hub;
   }
 

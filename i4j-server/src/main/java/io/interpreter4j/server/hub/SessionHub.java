@@ -58,11 +58,17 @@ public final class SessionHub {
   private final HttpApprover approver = new HttpApprover();
   private final AtomicInteger openFeeds = new AtomicInteger();
   private final int ringSize;
+  private final long ringBytes;
   private final Materializer materializer;
   private final ActorRef<SessionWatcher.Command> watcher;
 
-  public SessionHub(ActorSystem<?> system, int ringSize) {
+  /**
+   * @param ringSize  recent events kept per running session for replays
+   * @param ringBytes about how much of their text, at most
+   */
+  public SessionHub(ActorSystem<?> system, int ringSize, long ringBytes) {
     this.ringSize = ringSize;
+    this.ringBytes = ringBytes;
     this.materializer = Materializer.matFromSystem(system);
     this.watcher = system.systemActorOf(SessionWatcher.create(this::ended),
         "i4j-session-watcher-" + WATCHERS.incrementAndGet(), Props.empty());
@@ -79,7 +85,7 @@ public final class SessionHub {
     if (!SessionIds.isValid(id)) {
       throw new IllegalArgumentException("invalid session id '" + id + "'");
     }
-    SessionEntry entry = new SessionEntry(id, dataDir, approvedHere, ringSize, this);
+    SessionEntry entry = new SessionEntry(id, dataDir, approvedHere, ringSize, ringBytes, this);
     if (entries.putIfAbsent(id, entry) != null) {
       throw new IllegalArgumentException("a session with id '" + id + "' is already registered");
     }
@@ -185,6 +191,12 @@ public final class SessionHub {
     entries.values().forEach(SessionEntry::closeFeeds);
     globalFeeds.forEach(LiveFeed::complete);
     globalFeeds.clear();
+  }
+
+  /** Ends every event stream and stops watching sessions (the server has stopped). */
+  public void shutdown() {
+    closeFeeds();
+    watcher.tell(SessionWatcher.Stop.INSTANCE);
   }
 
   Collection<SessionEntry> entries() {

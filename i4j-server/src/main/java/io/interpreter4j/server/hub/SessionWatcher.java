@@ -13,6 +13,8 @@ final class SessionWatcher {
 
   record Watch(String id, ActorRef<Session.Command> session) implements Command {}
 
+  enum Stop implements Command { INSTANCE }
+
   private record Ended(String id) implements Command {}
 
   private SessionWatcher() {}
@@ -23,6 +25,7 @@ final class SessionWatcher {
           ctx.watchWith(w.session(), new Ended(w.id()));
           return Behaviors.same();
         })
+        .onMessage(Stop.class, s -> Behaviors.stopped())
         .onMessage(Ended.class, e -> {
           onEnded.accept(e.id());
           return Behaviors.same();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class EventRingTest {
 
   static Event event(long seq) {
-    return new Event("s", seq, Instant.EPOCH, new EventPayload.AssistantDelta("x" + seq));
+    return new Event("s", seq, Instant.EPOCH, new EventPayload.AssistantDelta("x"));
   }
 
   private static List<Long> seqs(EventRing.Slice slice) {
@@ -23,7 +23,7 @@ class EventRingTest {
 
   @Test
   void keepsTheLastEventsAndSaysWhenTheJournalIsNeeded() {
-    EventRing ring = new EventRing(3);
+    EventRing ring = new EventRing(3, Long.MAX_VALUE);
     assertEquals(0, ring.after(0).firstSeq());
     assertTrue(ring.after(0).needsJournal(0), "empty: all history is in the journal (or there is none)");
     for (long s = 1; s <= 5; s++) {
@@ -42,12 +42,26 @@ class EventRingTest {
 
   @Test
   void releaseFreesTheEvents() {
-    EventRing ring = new EventRing(3);
+    EventRing ring = new EventRing(3, Long.MAX_VALUE);
     ring.add(event(1));
     ring.release();
     assertEquals(0, ring.size());
     ring.add(event(2));
     assertEquals(0, ring.size(), "a released ring stays empty");
-    assertThrows(IllegalArgumentException.class, () -> new EventRing(0));
+    assertThrows(IllegalArgumentException.class, () -> new EventRing(0, 1));
+  }
+
+  @Test
+  void keepsAboutMaxBytesOfText() {
+    int weight = EventRing.weigh(event(1));
+    EventRing ring = new EventRing(100, 3L * weight);
+    for (long s = 1; s <= 10; s++) {
+      ring.add(event(s));
+    }
+    assertEquals(3, ring.size());
+    assertEquals(8, ring.after(0).firstSeq());
+    Event huge = new Event("s", 11, Instant.EPOCH, new EventPayload.Output(1, "stdout", "y".repeat(10_000)));
+    ring.add(huge);
+    assertEquals(List.of(11L), seqs(ring.after(0)), "an event bigger than the budget is still kept, alone");
   }
 }
