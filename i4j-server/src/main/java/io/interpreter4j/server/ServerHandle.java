@@ -17,7 +17,7 @@ import org.apache.pekko.http.javadsl.ServerBinding;
  * <pre>{@code
  * SessionHub.Registration reg = handle.register(id, settings.dataDir());
  * Approver approver = FirstAnswerApprover.of(consoleApprover, reg.approver());
- * SessionSpec spec = new SessionSpec(id, settings, reg.meter(provider), approver, host,
+ * SessionSpec spec = new SessionSpec(id, settings, provider, approver, host,
  *     List.of(renderer, reg.subscriber()));
  * // ... SessionManager.Create(spec) -> Created(id, ref, null)
  * handle.attach(id, ref);

@@ -57,7 +57,7 @@ class AttachTest {
       };
 
       SessionHub.Registration reg = server.handle.register(id, settings.dataDir());
-      SessionSpec spec = new SessionSpec(id, settings, reg.meter(server.model(model)),
+      SessionSpec spec = new SessionSpec(id, settings, server.model(model),
           FirstAnswerApprover.of(console, reg.approver()), TestServer.HOST, List.of(terminal::add, reg.subscriber()));
       SessionManager.Created created = AskPattern.<SessionManager.Command, SessionManager.Created>ask(server.system,
           replyTo -> new SessionManager.Create(spec, replyTo), WAIT, server.system.scheduler())

@@ -37,6 +37,9 @@ public final class ServerMetrics {
       count(approvals, a.decision() + "\u0000" + a.by());
     } else if (p instanceof EventPayload.AssistantMessage) {
       modelCalls.increment();
+    } else if (p instanceof EventPayload.Usage u) {
+      inputTokens.add(u.input_tokens());
+      outputTokens.add(u.output_tokens());
     } else if (p instanceof EventPayload.Retry) {
       retries.increment();
     } else if (p instanceof EventPayload.TurnFinished t) {
@@ -44,11 +47,6 @@ public final class ServerMetrics {
     } else if (p instanceof EventPayload.Error) {
       errors.increment();
     }
-  }
-
-  void addTokens(long input, long output) {
-    inputTokens.add(input);
-    outputTokens.add(output);
   }
 
   public void sseOverflow() {

@@ -67,10 +67,6 @@ public final class SessionEntry {
     return approvedHere;
   }
 
-  SessionHub hub() {
-    return hub;
-  }
-
   /** The session actor, or null until it is attached. */
   public ActorRef<Session.Command> session() {
     return session;

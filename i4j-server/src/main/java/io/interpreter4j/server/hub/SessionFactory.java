@@ -74,7 +74,7 @@ public final class SessionFactory {
         request.maxIterations() == null ? base.maxIterations() : request.maxIterations(),
         request.autoRun() ? Settings.ApprovalMode.AUTO : Settings.ApprovalMode.ASK);
     SessionHub.Registration registration = registerFreshId(settings.dataDir());
-    SessionSpec spec = new SessionSpec(registration.id(), settings, registration.meter(provider),
+    SessionSpec spec = new SessionSpec(registration.id(), settings, provider,
         registration.approver(), hostFor(workdir),
         List.of(registration.subscriber()));
     return AskPattern.<SessionManager.Command, SessionManager.Created>ask(system,

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.runtime.approval.Approver;
-import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.runtime.session.SessionIds;
 import io.interpreter4j.server.approval.HttpApprover;
@@ -39,18 +38,7 @@ public final class SessionHub {
   private static final AtomicLong WATCHERS = new AtomicLong();
 
   /** What a session needs from the hub before it starts: put these into its {@code SessionSpec}. */
-  public record Registration(String id, Consumer<Event> subscriber, Approver approver, SessionEntry entry) {
-
-    /** The session's model, with its token usage counted for the dashboard. */
-    public ModelProvider meter(ModelProvider provider) {
-      SessionView view = entry.view();
-      ServerMetrics metrics = entry.hub().metrics();
-      return new MeteredModelProvider(provider, (in, out) -> {
-        view.addUsage(in, out);
-        metrics.addTokens(in, out);
-      });
-    }
-  }
+  public record Registration(String id, Consumer<Event> subscriber, Approver approver, SessionEntry entry) {}
 
   private final ConcurrentMap<String, SessionEntry> entries = new ConcurrentHashMap<>();
   private final Set<LiveFeed<Event>> globalFeeds = ConcurrentHashMap.newKeySet();

@@ -12,8 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the dashboard shows about one session, derived only from its events (and the token usage its model
- * reports): status, title, model, counters, the block waiting for approval and the block running. Written on the
+ * What the dashboard shows about one session, derived only from its events: status, title, model, counters, the block waiting for approval and the block running. Written on the
  * session's thread, read by HTTP requests: every method is synchronized and cheap.
  */
 public final class SessionView {
@@ -101,6 +100,9 @@ public final class SessionView {
       }
       runningBlock = null;
       runningLanguage = null;
+    } else if (p instanceof EventPayload.Usage u) {
+      inputTokens += u.input_tokens();
+      outputTokens += u.output_tokens();
     } else if (p instanceof EventPayload.TurnFinished t) {
       status = t.status();
       iterations = t.iterations();
@@ -108,12 +110,6 @@ public final class SessionView {
       runningBlock = null;
       runningLanguage = null;
     }
-  }
-
-  /** Tokens reported by the session's model (no event carries them). */
-  public synchronized void addUsage(long input, long output) {
-    inputTokens += input;
-    outputTokens += output;
   }
 
   /**

@@ -30,7 +30,7 @@ class ServerMetricsTest {
     metrics.record(started);
     metrics.record(new Event("a", 2, Instant.EPOCH, new EventPayload.Approval(1, "denied", "policy", "rm -rf")));
     metrics.record(new Event("a", 3, Instant.EPOCH, new EventPayload.Retry(2, "429")));
-    metrics.addTokens(7, 3);
+    metrics.record(new Event("a", 4, Instant.EPOCH, new EventPayload.Usage(7, 3)));
     String text = metrics.render(List.of(running), 2);
     assertTrue(text.contains("i4j_blocks_total{language=\"python\"} 1\n"), text);
     assertTrue(text.contains("i4j_blocks_running{language=\"python\"} 1\n"), text);

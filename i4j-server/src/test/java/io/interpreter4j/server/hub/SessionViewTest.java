@@ -47,8 +47,9 @@ class SessionViewTest {
     assertNull(view.runningLanguage());
     assertEquals("/data/out-1.txt", view.outputFile(1));
     apply(new EventPayload.AssistantMessage("Done."));
+    apply(new EventPayload.Usage(6, 3));
+    apply(new EventPayload.Usage(4, 2));
     apply(new EventPayload.TurnFinished("done", 2, null));
-    view.addUsage(10, 5);
 
     ObjectNode json = view.toJson();
     assertEquals("done", json.path("status").asText());
