@@ -120,7 +120,8 @@ public record ServerConfig(String host, int port, boolean allowRemote, String to
   public String toString() {
     // never print the token
     return "ServerConfig[host=" + host + ", port=" + port + ", allowRemote=" + allowRemote + ", token="
-        + (token == null ? "generated" : "***") + ", ringSize=" + ringSize + ", ringBytes=" + ringBytes + ", sseBufferSize=" + sseBufferSize
+        + (token == null ? "generated" : "***") + ", ringSize=" + ringSize + ", ringBytes=" + ringBytes
+        + ", sseBufferSize=" + sseBufferSize
         + ", maxAuthFailures=" + maxAuthFailures + ", keepAlive=" + keepAlive + ", allowedOrigins=" + allowedOrigins
         + "]";
   }

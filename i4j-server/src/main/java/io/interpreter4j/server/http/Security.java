@@ -21,7 +21,6 @@ import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
-import org.apache.pekko.http.javadsl.model.HttpMethods;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -212,7 +211,8 @@ public final class Security extends AllDirectives {
   public static HttpResponse loginPage() {
     return HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
         .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, page("interpreter4j",
-            "Open the dashboard with the URL that <code>i4j serve</code> printed (it ends in <code>?token=...</code>).")));
+            "Open the dashboard with the URL that <code>i4j serve</code> printed "
+                + "(it ends in <code>?token=...</code>).")));
   }
 
   /** Whether a request carries a valid dashboard cookie (for choosing between the page and the login page). */
@@ -306,7 +306,8 @@ public final class Security extends AllDirectives {
 
   private static String page(String title, String body) {
     return "<!doctype html><html><head><meta charset=\"utf-8\"><title>" + title + "</title></head>"
-        + "<body style=\"font-family: sans-serif; margin: 3em\"><h1>" + title + "</h1><p>" + body + "</p></body></html>";
+        + "<body style=\"font-family: sans-serif; margin: 3em\"><h1>" + title + "</h1><p>" + body
+        + "</p></body></html>";
   }
 
   private static String hashString(String s) {

@@ -97,7 +97,8 @@ public final class ServerMetrics {
       }
     }
     StringBuilder sb = new StringBuilder(2048);
-    header(sb, "i4j_sessions", "gauge", "Sessions known to the server, by status (stopped ones show their last status).");
+    header(sb, "i4j_sessions", "gauge",
+        "Sessions known to the server, by status (stopped ones show their last status).");
     byStatus.forEach((status, n) -> sample(sb, "i4j_sessions", "status", status, n));
     header(sb, "i4j_sessions_stopped", "gauge", "Sessions that have ended (their transcripts stay readable).");
     sample(sb, "i4j_sessions_stopped", stopped);

@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the dashboard shows about one session, derived only from its events: status, title, model, counters, the block waiting for approval and the block running. Written on the
- * session's thread, read by HTTP requests: every method is synchronized and cheap.
+ * What the dashboard shows about one session, derived only from its events: status, title, model, counters, the
+ * block waiting for approval and the block running. Written on the session's thread, read by HTTP requests: every
+ * method is synchronized and cheap.
  */
 public final class SessionView {
 
