@@ -121,4 +121,13 @@ public record Settings(
     }
     return Path.of(System.getProperty("user.home"), ".local", "share", "interpreter4j");
   }
+
+  /** A copy for one session (server, batch) with its own model, working directory, approval mode and bound. */
+  public Settings forSession(String sessionModel, Path sessionWorkdir, ApprovalMode sessionApproval,
+                             int sessionMaxIterations) {
+    return new Settings(sessionModel, apiBase, dataDir, sessionWorkdir, customInstructions, defaultLanguage,
+        interceptorMode, sessionApproval, approvalRules, dangerouslyAllowAll, timeout, interruptGrace, maxOutput,
+        liveOutputLimit, idleTimeout, python, sessionMaxIterations, maxConsecutiveFailures, modelAttempts,
+        minBackoff, maxBackoff);
+  }
 }

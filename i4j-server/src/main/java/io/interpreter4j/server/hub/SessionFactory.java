@@ -116,9 +116,6 @@ public final class SessionFactory {
 
   /** The base settings with one session's model, working directory, iteration limit and approval mode. */
   static Settings derive(Settings b, String model, Path workdir, int maxIterations, Settings.ApprovalMode approval) {
-    return new Settings(model, b.apiBase(), b.dataDir(), workdir, b.customInstructions(), b.defaultLanguage(),
-        b.interceptorMode(), approval, b.timeout(), b.interruptGrace(), b.maxOutput(), b.liveOutputLimit(),
-        b.idleTimeout(), b.python(), maxIterations, b.maxConsecutiveFailures(), b.modelAttempts(), b.minBackoff(),
-        b.maxBackoff());
+    return b.forSession(model, workdir, approval, maxIterations);
   }
 }

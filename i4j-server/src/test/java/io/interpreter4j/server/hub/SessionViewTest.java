@@ -29,7 +29,7 @@ class SessionViewTest {
     apply(new EventPayload.AssistantDelta("```bash\nls\n```"));
     apply(new EventPayload.CodeBlockEvent(1, "bash", "ls", false));
     apply(new EventPayload.AssistantMessage("```bash\nls\n```"));
-    apply(new EventPayload.ApprovalRequested(1, "bash", "ls"));
+    apply(new EventPayload.ApprovalRequested(1, "bash", "ls", "low", java.util.List.of()));
     assertEquals("awaiting_approval", view.status());
     assertEquals(1, view.pendingApproval().block());
     assertEquals(1, view.lastBlock());
@@ -80,7 +80,7 @@ class SessionViewTest {
   @Test
   void stoppingMidTurnClearsWhatWasWaiting() {
     apply(new EventPayload.UserMessage("x"));
-    apply(new EventPayload.ApprovalRequested(1, "python", "print(1)"));
+    apply(new EventPayload.ApprovalRequested(1, "python", "print(1)", "low", java.util.List.of()));
     view.markStopped();
     assertNull(view.pendingApproval());
     assertEquals("interrupted", view.status());
