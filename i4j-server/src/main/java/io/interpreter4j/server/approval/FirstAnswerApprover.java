@@ -62,6 +62,12 @@ public final class FirstAnswerApprover implements Approver {
     return first;
   }
 
+  /** A person can answer when any of the approvers has one at hand (the terminal beside the dashboard). */
+  @Override
+  public boolean interactive() {
+    return approvers.stream().anyMatch(Approver::interactive);
+  }
+
   @Override
   public void cancel(String sessionId, int block) {
     approvers.forEach(a -> a.cancel(sessionId, block));
