@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
  */
 public final class HealingBudget {
   private static final Pattern HEX_ADDRESS = Pattern.compile("0x[0-9a-fA-F]+");
+  // Each block runs from its own file, so tracebacks name different files for the same code.
+  private static final Pattern FILE_NAME = Pattern.compile("File \"[^\"]*\"|block-\\d+");
   private static final int SIGNATURE_TAIL = 600;
 
   private final int maxIterations;
@@ -63,6 +65,7 @@ public final class HealingBudget {
   static String signature(String code, String output) {
     String out = output == null ? "" : output;
     String tail = out.length() > SIGNATURE_TAIL ? out.substring(out.length() - SIGNATURE_TAIL) : out;
-    return code.strip() + "\u0000" + HEX_ADDRESS.matcher(tail).replaceAll("0x?").strip();
+    String normalised = FILE_NAME.matcher(HEX_ADDRESS.matcher(tail).replaceAll("0x?")).replaceAll("?");
+    return code.strip() + "\u0000" + normalised.strip();
   }
 }

@@ -37,6 +37,15 @@ class HealingBudgetTest {
   }
 
   @Test
+  void tracebacksOfDifferentBlockFilesCompareEqual() {
+    HealingBudget budget = new HealingBudget(30, 5);
+    assertTrue(budget.afterBlock("1/0", true,
+        "File \"/s/code/block-1.py\", line 1\nZeroDivisionError: division by zero").isEmpty());
+    assertTrue(budget.afterBlock("1/0", true,
+        "File \"/s/code/block-2.py\", line 1\nZeroDivisionError: division by zero").isPresent());
+  }
+
+  @Test
   void sameCodeWithADifferentErrorGoesOn() {
     HealingBudget budget = new HealingBudget(30, 5);
     assertTrue(budget.afterBlock("run()", true, "NameError").isEmpty());

@@ -1,0 +1,150 @@
+package io.interpreter4j.core.output;
+
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Keeps the whole output of one block in a file while holding only a bounded head and tail in memory, so
+ * code that prints gigabytes costs disk, not heap, and the model still gets a useful {@link #truncatedText()}.
+ * Not thread-safe: one owner appends.
+ */
+public final class OutputSpool implements Closeable {
+
+  private final Path file;
+  private final int maxOutput;
+  private final StringBuilder head;
+  private final TailRing tail;
+  private Writer writer;
+  private IOException error;
+  private long totalChars;
+
+  private OutputSpool(Path file, int maxOutput, Writer writer) {
+    this.file = file;
+    this.maxOutput = Math.max(0, maxOutput);
+    int headCapacity = OutputTruncator.headLength(this.maxOutput);
+    this.head = new StringBuilder(Math.min(headCapacity, 1 << 16));
+    this.tail = new TailRing(this.maxOutput - headCapacity);
+    this.writer = writer;
+  }
+
+  /** Creates (or replaces) {@code file}, creating its parent folders. */
+  public static OutputSpool open(Path file, int maxOutput) throws IOException {
+    Path absolute = file.toAbsolutePath();
+    if (absolute.getParent() != null) {
+      Files.createDirectories(absolute.getParent());
+    }
+    Writer writer = new BufferedWriter(Files.newBufferedWriter(absolute, StandardCharsets.UTF_8), 1 << 16);
+    return new OutputSpool(absolute, maxOutput, writer);
+  }
+
+  /** Appends to the file and to the in-memory head/tail. A write error stops the file, not the spool. */
+  public void append(CharSequence text) {
+    if (text.isEmpty()) {
+      return;
+    }
+    totalChars += text.length();
+    int headRoom = OutputTruncator.headLength(maxOutput) - head.length();
+    int intoHead = Math.min(Math.max(0, headRoom), text.length());
+    head.append(text, 0, intoHead);
+    tail.append(text, intoHead);
+    if (writer != null) {
+      try {
+        writer.append(text);
+      } catch (IOException e) {
+        failed(e);
+      }
+    }
+  }
+
+  /** The absolute path of the spool file. */
+  public Path file() {
+    return file;
+  }
+
+  /** Characters appended so far. */
+  public long totalChars() {
+    return totalChars;
+  }
+
+  /** Whether more than {@code maxOutput} characters were appended. */
+  public boolean truncated() {
+    return totalChars > maxOutput;
+  }
+
+  /** The first write or close error, or null; after one, the file holds only what came before it. */
+  public IOException error() {
+    return error;
+  }
+
+  /** The whole text when it fits in {@code maxOutput}, else head + truncation marker naming the file + tail. */
+  public String truncatedText() {
+    if (!truncated()) {
+      return head + tail.contents();
+    }
+    return OutputTruncator.join(head.toString(), totalChars, file.toString(), tail.contents());
+  }
+
+  /** Flushes and closes the file; the in-memory head and tail stay readable. Idempotent. */
+  @Override
+  public void close() {
+    if (writer != null) {
+      try {
+        writer.close();
+      } catch (IOException e) {
+        failed(e);
+      }
+      writer = null;
+    }
+  }
+
+  private void failed(IOException e) {
+    if (error == null) {
+      error = e;
+    }
+    try {
+      writer.close();
+    } catch (IOException ignored) {
+      // already failing; the first error is the one worth reporting
+    }
+    writer = null;
+  }
+
+  /** The last {@code capacity} characters seen, in a fixed array. */
+  private static final class TailRing {
+    private final char[] ring;
+    private int next;
+    private boolean wrapped;
+
+    TailRing(int capacity) {
+      this.ring = new char[capacity];
+    }
+
+    void append(CharSequence text, int from) {
+      if (ring.length == 0) {
+        return;
+      }
+      // only the last ring.length characters of a big chunk can survive, so skip the rest up front
+      int start = Math.max(from, text.length() - ring.length);
+      for (int i = start; i < text.length(); i++) {
+        ring[next] = text.charAt(i);
+        next++;
+        if (next == ring.length) {
+          next = 0;
+          wrapped = true;
+        }
+      }
+    }
+
+    String contents() {
+      if (!wrapped) {
+        return new String(ring, 0, next);
+      }
+      return new String(ring, next, ring.length - next) + new String(ring, 0, next);
+    }
+  }
+}

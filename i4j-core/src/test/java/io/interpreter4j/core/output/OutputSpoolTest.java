@@ -1,0 +1,91 @@
+package io.interpreter4j.core.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OutputSpoolTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void smallOutputIsKeptWholeInMemoryAndInTheFile() throws IOException {
+    Path file = dir.resolve("outputs/block-1.txt");
+    try (OutputSpool spool = OutputSpool.open(file, 100)) {
+      spool.append("out 1\n");
+      spool.append("err 1\n");
+      spool.append("");
+      spool.append("tail without newline");
+      spool.close();
+      String all = "out 1\nerr 1\ntail without newline";
+      assertEquals(all, spool.truncatedText());
+      assertFalse(spool.truncated());
+      assertEquals(all.length(), spool.totalChars());
+      assertEquals(all, Files.readString(file));
+      assertTrue(spool.file().isAbsolute());
+      assertNull(spool.error());
+    }
+  }
+
+  @Test
+  void exactlyMaxOutputIsNotTruncated() throws IOException {
+    try (OutputSpool spool = OutputSpool.open(dir.resolve("b.txt"), 10)) {
+      spool.append("01234");
+      spool.append("56789");
+      assertFalse(spool.truncated());
+      assertEquals("0123456789", spool.truncatedText());
+    }
+  }
+
+  @Test
+  void bigOutputKeepsHeadAndTailAcrossChunkBoundariesAndEverythingInTheFile() throws IOException {
+    Path file = dir.resolve("big.txt");
+    StringBuilder expected = new StringBuilder();
+    try (OutputSpool spool = OutputSpool.open(file, 10)) {
+      for (int i = 0; i < 1000; i++) {
+        String chunk = i + ",";
+        expected.append(chunk);
+        spool.append(chunk);
+      }
+      spool.close();
+      String all = expected.toString();
+      assertTrue(spool.truncated());
+      assertEquals(OutputTruncator.truncate(all, 10, file.toAbsolutePath().toString()), spool.truncatedText());
+      assertTrue(spool.truncatedText().startsWith("0,1,2"));
+      assertTrue(spool.truncatedText().endsWith(",999,"));
+      assertEquals(all, Files.readString(file, StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void oneHugeChunkOnlyCopiesItsEndsIntoMemory() throws IOException {
+    Path file = dir.resolve("huge.txt");
+    String huge = "H" + "x".repeat(3_000_000) + "T";
+    try (OutputSpool spool = OutputSpool.open(file, 4000)) {
+      spool.append(huge);
+      spool.close();
+      String text = spool.truncatedText();
+      assertTrue(text.startsWith("Hxx"));
+      assertTrue(text.endsWith("xxT"));
+      assertEquals(4000 + OutputTruncator.marker(huge.length(), file.toString()).length(), text.length());
+      assertEquals(huge.length(), Files.size(file));
+    }
+  }
+
+  @Test
+  void maxOutputZeroGivesOnlyTheMarker() throws IOException {
+    try (OutputSpool spool = OutputSpool.open(dir.resolve("z.txt"), 0)) {
+      spool.append("abc");
+      assertEquals(OutputTruncator.marker(3, dir.resolve("z.txt").toAbsolutePath().toString()), spool.truncatedText());
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package io.interpreter4j.runtime.repl;
+
+import io.interpreter4j.core.output.OutputSpool;
+import io.interpreter4j.runtime.repl.ReplProcess.Stream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One block while it runs: its code file, end markers, spool and live-output budget, and how it is being stopped.
+ * Plain state owned by the {@link ReplWorker}; no threads, no actor.
+ */
+final class BlockRun {
+
+  /** Why the worker is stopping the block, if it is. */
+  enum Halt { NONE, TIMEOUT, INTERRUPT }
+
+  private final ReplWorker.Execute request;
+  private final String marker;
+  private final Path codeFile;
+  private final String carriedNotice;
+  private final OutputSpool spool;
+  private final MarkerScanner stdout;
+  private final MarkerScanner stderr;
+  private final long liveLimit;
+  private final long startNanos = System.nanoTime();
+  private long liveBytes;
+  private boolean liveCapped;
+  private boolean stdoutClosed;
+  private boolean stderrClosed;
+  private Halt halt = Halt.NONE;
+  private boolean killed;
+  private Integer exitValue;
+
+  private BlockRun(ReplWorker.Execute request, String marker, Path codeFile, String carriedNotice, OutputSpool spool,
+      long liveLimit) {
+    this.request = request;
+    this.marker = marker;
+    this.codeFile = codeFile;
+    this.carriedNotice = carriedNotice;
+    this.spool = spool;
+    this.stdout = new MarkerScanner(marker);
+    this.stderr = new MarkerScanner(marker);
+    this.liveLimit = liveLimit;
+  }
+
+  /** Writes the code to {@code sessionDir/code/block-<n>.<ext>} and opens {@code sessionDir/outputs/block-<n>.txt}. */
+  static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice)
+      throws IOException {
+    Path sessionDir = config.sessionDir().toAbsolutePath();
+    Path codeFile = sessionDir.resolve("code").resolve("block-" + request.block() + "." + dialect.codeExtension());
+    Files.createDirectories(codeFile.getParent());
+    Files.writeString(codeFile, request.code(), StandardCharsets.UTF_8);
+    OutputSpool spool = OutputSpool.open(sessionDir.resolve("outputs").resolve("block-" + request.block() + ".txt"),
+        config.maxOutput());
+    return new BlockRun(request, MarkerScanner.newMarker(), codeFile, carriedNotice, spool, config.liveOutputLimit());
+  }
+
+  ReplWorker.Execute request() {
+    return request;
+  }
+
+  String marker() {
+    return marker;
+  }
+
+  Path codeFile() {
+    return codeFile;
+  }
+
+  String carriedNotice() {
+    return carriedNotice;
+  }
+
+  Halt halt() {
+    return halt;
+  }
+
+  void halt(Halt why) {
+    halt = why;
+  }
+
+  boolean killed() {
+    return killed;
+  }
+
+  void markKilled() {
+    killed = true;
+  }
+
+  Integer exitValue() {
+    return exitValue;
+  }
+
+  void exited(int value) {
+    exitValue = value;
+  }
+
+  /** Takes a chunk of a stream; returns the live replies to send (user text, or the one live-limit notice). */
+  List<ReplWorker.Output> accept(Stream stream, String chunk) {
+    List<ReplWorker.Output> replies = new ArrayList<>(2);
+    emit(stream, scanner(stream).feed(chunk), replies);
+    return replies;
+  }
+
+  /** The stream ended; text held back as a possible marker start is user output after all. */
+  List<ReplWorker.Output> closed(Stream stream) {
+    if (stream == Stream.STDOUT) {
+      stdoutClosed = true;
+    } else {
+      stderrClosed = true;
+    }
+    List<ReplWorker.Output> replies = new ArrayList<>(2);
+    emit(stream, scanner(stream).drain(), replies);
+    return replies;
+  }
+
+  /** Both end lines arrived: every byte the block wrote is accounted for. */
+  boolean markersSeen() {
+    return stdout.complete() && stderr.complete();
+  }
+
+  boolean streamsClosed() {
+    return stdoutClosed && stderrClosed;
+  }
+
+  int reportedStatus() {
+    return stdout.status();
+  }
+
+  boolean readStdinAtEof() {
+    return stdout.flagged("stdin");
+  }
+
+  /** Closes the spool and builds the result the session gets. */
+  ExecResult result(int exitCode, String notice) {
+    spool.close();
+    long durationMs = (System.nanoTime() - startNanos) / 1_000_000;
+    return new ExecResult(exitCode, halt == Halt.TIMEOUT, halt == Halt.INTERRUPT, durationMs, spool.truncated(),
+        spool.file(), spool.truncatedText(), notice);
+  }
+
+  private MarkerScanner scanner(Stream stream) {
+    return stream == Stream.STDOUT ? stdout : stderr;
+  }
+
+  private void emit(Stream stream, String text, List<ReplWorker.Output> replies) {
+    if (text.isEmpty()) {
+      return;
+    }
+    spool.append(text);
+    if (liveCapped) {
+      return;
+    }
+    long bytes = utf8Length(text, text.length());
+    if (liveBytes + bytes <= liveLimit) {
+      liveBytes += bytes;
+      replies.add(new ReplWorker.Output(request.block(), stream.label, text));
+      return;
+    }
+    int fits = charsFitting(text, liveLimit - liveBytes);
+    if (fits > 0) {
+      replies.add(new ReplWorker.Output(request.block(), stream.label, text.substring(0, fits)));
+    }
+    liveCapped = true;
+    replies.add(new ReplWorker.Output(request.block(), stream.label, "\n[live output limited to "
+        + Notices.humanBytes(liveLimit) + "; the rest is in " + spool.file() + "]\n"));
+  }
+
+  private static long utf8Length(String text, int chars) {
+    long bytes = 0;
+    for (int i = 0; i < chars; i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        bytes += 1;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
+  }
+
+  /** The longest prefix within {@code budget} UTF-8 bytes that does not split a surrogate pair. */
+  private static int charsFitting(String text, long budget) {
+    long bytes = 0;
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      int width = c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isHighSurrogate(c) ? 4 : 3;
+      int chars = Character.isHighSurrogate(c) ? 2 : 1;
+      if (bytes + width > budget) {
+        break;
+      }
+      bytes += width;
+      i += chars;
+    }
+    return Math.min(i, text.length());
+  }
+}

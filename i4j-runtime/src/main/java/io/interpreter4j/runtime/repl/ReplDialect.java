@@ -1,0 +1,196 @@
+package io.interpreter4j.runtime.repl;
+
+import io.interpreter4j.core.intercept.Languages;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/** What differs between the python and the bash worker: how to start the driver and how to hand it a block. */
+enum ReplDialect {
+
+  PYTHON("python process", "process", "earlier state (variables, imports)",
+      "its state was lost and a new process will start for the next block.", "py") {
+    @Override
+    List<String> argv(ReplConfig config) {
+      String python = config.pythonExecutable() != null ? config.pythonExecutable() : PythonExecutable.resolve();
+      // -u: unbuffered, so output streams live; the driver puts itself in its own process group if setsid is absent
+      return withSetsid(List.of(python, "-u", "-c", resource("python_driver.py")));
+    }
+
+    @Override
+    String prelude() {
+      return null;
+    }
+
+    @Override
+    String command(String marker, Path codeFile) {
+      return marker + " " + checkedPath(codeFile) + "\n";
+    }
+
+    @Override
+    boolean ownsProcessGroup() {
+      return true;
+    }
+  },
+
+  BASH("bash shell", "shell", "earlier state (cwd, variables, functions)",
+      "a new shell will start for the next block and its state (cwd, variables, functions) was reset.", "sh") {
+    @Override
+    List<String> argv(ReplConfig config) {
+      // the script comes through stdin as a file bash opens itself, so fd 0 is free to become /dev/null
+      return withSetsid(List.of("bash", "--noprofile", "--norc", "/dev/stdin"));
+    }
+
+    @Override
+    String prelude() {
+      return resource("bash_driver.sh");
+    }
+
+    @Override
+    String command(String marker, Path codeFile) {
+      String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
+      return "{ __i4j_begin; } 2>/dev/null; . " + quoted + "; { __i4j_done " + marker + " $?; } 2>/dev/null\n";
+    }
+
+    @Override
+    boolean ownsProcessGroup() {
+      return ReplProcess.SETSID != null;
+    }
+  };
+
+  private final String processName;
+  private final String processNoun;
+  private final String earlierState;
+  private final String stateLostTail;
+  private final String codeExtension;
+
+  ReplDialect(String processName, String processNoun, String earlierState, String stateLostTail,
+      String codeExtension) {
+    this.processName = processName;
+    this.processNoun = processNoun;
+    this.earlierState = earlierState;
+    this.stateLostTail = stateLostTail;
+    this.codeExtension = codeExtension;
+  }
+
+  /** "python", "py", "bash", "sh", "shell", "zsh" ... to a dialect. */
+  static ReplDialect of(String language) {
+    String canonical = Languages.normalize(language.strip().toLowerCase(Locale.ROOT), "");
+    return switch (canonical) {
+      case Languages.PYTHON -> PYTHON;
+      case Languages.BASH -> BASH;
+      default -> throw new IllegalArgumentException("no REPL for language '" + language + "'");
+    };
+  }
+
+  /** The command line that starts the driver. */
+  abstract List<String> argv(ReplConfig config);
+
+  /** Text written to the driver's stdin right after start, or null. */
+  abstract String prelude();
+
+  /** The line that tells the driver to run {@code codeFile} and end with {@code marker}. */
+  abstract String command(String marker, Path codeFile);
+
+  /** Whether the driver leads its own process group, so one signal to the group reaches all the code's children. */
+  abstract boolean ownsProcessGroup();
+
+  String processName() {
+    return processName;
+  }
+
+  String processNoun() {
+    return processNoun;
+  }
+
+  String earlierState() {
+    return earlierState;
+  }
+
+  String stateLostTail() {
+    return stateLostTail;
+  }
+
+  String codeExtension() {
+    return codeExtension;
+  }
+
+  private static List<String> withSetsid(List<String> argv) {
+    if (ReplProcess.SETSID == null) {
+      return argv;
+    }
+    // a new session: the driver leads its own process group and has no controlling terminal, so tools that
+    // would prompt on /dev/tty (sudo, ssh) fail fast instead of hanging
+    List<String> all = new ArrayList<>();
+    all.add(ReplProcess.SETSID);
+    all.addAll(argv);
+    return all;
+  }
+
+  private static String checkedPath(Path codeFile) {
+    String path = codeFile.toAbsolutePath().toString();
+    if (path.indexOf('\n') >= 0 || path.indexOf('\r') >= 0) {
+      throw new IllegalArgumentException("a line break in the session folder's path: " + path);
+    }
+    return path;
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = ReplDialect.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing driver resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The real interpreter behind {@code python3}, found once: spawning through a pyenv shim costs a bash run each time. */
+  static final class PythonExecutable {
+    private static volatile String resolved;
+
+    private PythonExecutable() {}
+
+    static String resolve() {
+      String known = resolved;
+      if (known != null) {
+        return known;
+      }
+      synchronized (PythonExecutable.class) {
+        if (resolved == null) {
+          resolved = ask();
+        }
+        return resolved;
+      }
+    }
+
+    private static String ask() {
+      try {
+        Process p = new ProcessBuilder("python3", "-c", "import sys;print(sys.executable)")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .start();
+        // wait first: the one short line fits in the pipe, and a hung interpreter must not hang us
+        if (!p.waitFor(20, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          return "python3";
+        }
+        byte[] out = p.getInputStream().readNBytes(4096);
+        String path = new String(out, StandardCharsets.UTF_8).strip();
+        return p.exitValue() == 0 && !path.isEmpty() ? path : "python3";
+      } catch (IOException e) {
+        return "python3";
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return "python3";
+      }
+    }
+  }
+}

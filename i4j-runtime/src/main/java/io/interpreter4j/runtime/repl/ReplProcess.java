@@ -1,0 +1,204 @@
+package io.interpreter4j.runtime.repl;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+
+/**
+ * One running interpreter: its pipes, a reader thread per output stream, and the signals that reach its whole
+ * process tree. Not an actor; it reports to a {@link Listener} from its own threads and never blocks the caller
+ * on the interpreter.
+ */
+final class ReplProcess {
+
+  /** Where {@code setsid} lives, or null (macOS): then signals go to each process of the tree instead of the group. */
+  static final String SETSID = findSetsid();
+
+  /** Chunks per stream that may wait in the listener's mailbox before the reader stops reading the pipe. */
+  private static final int CHUNKS_IN_FLIGHT = 4;
+  private static final int CHUNK_CHARS = 8192;
+
+  /** The two output streams. */
+  enum Stream {
+    STDOUT("stdout"), STDERR("stderr");
+
+    final String label;
+
+    Stream(String label) {
+      this.label = label;
+    }
+  }
+
+  /** Told from reader and process-reaper threads; must not block. */
+  interface Listener {
+    void output(ReplProcess source, Stream stream, String text);
+
+    void closed(ReplProcess source, Stream stream);
+
+    void exited(ReplProcess source, int exitValue);
+  }
+
+  private final Process process;
+  private final boolean ownsGroup;
+  private final Listener listener;
+  private final Semaphore stdoutPermits = new Semaphore(CHUNKS_IN_FLIGHT);
+  private final Semaphore stderrPermits = new Semaphore(CHUNKS_IN_FLIGHT);
+  private final List<Thread> readers = new ArrayList<>(2);
+  private volatile boolean closed;
+
+  private ReplProcess(Process process, boolean ownsGroup, Listener listener) {
+    this.process = process;
+    this.ownsGroup = ownsGroup;
+    this.listener = listener;
+  }
+
+  /** Starts the interpreter, its readers and exit watch, then writes the prelude. Blocking: call off the actor. */
+  static ReplProcess start(List<String> argv, Path workdir, Map<String, String> env, String prelude,
+      boolean ownsGroup, String name, Listener listener) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(argv).directory(workdir.toFile());
+    builder.environment().putAll(env);
+    ReplProcess repl = new ReplProcess(builder.start(), ownsGroup, listener);
+    repl.startReader(Stream.STDOUT, repl.process.getInputStream(), repl.stdoutPermits, name);
+    repl.startReader(Stream.STDERR, repl.process.getErrorStream(), repl.stderrPermits, name);
+    repl.process.onExit().thenAccept(p -> {
+      if (!repl.closed) {
+        listener.exited(repl, p.exitValue());
+      }
+    });
+    if (prelude != null) {
+      repl.send(prelude);
+    }
+    return repl;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Writes one command to the driver. Small writes into a pipe the idle driver is reading. */
+  void send(String text) throws IOException {
+    OutputStream in = process.getOutputStream();
+    in.write(text.getBytes(StandardCharsets.UTF_8));
+    in.flush();
+  }
+
+  /** The listener is done with one chunk of {@code stream}; lets its reader read on. */
+  void release(Stream stream) {
+    (stream == Stream.STDOUT ? stdoutPermits : stderrPermits).release();
+  }
+
+  /** SIGINT to the running code and everything it started, as Ctrl-C in a terminal would. */
+  void interrupt() {
+    signal("INT", tree());
+  }
+
+  /**
+   * SIGKILL to the interpreter and every process it started, including ones already orphaned but still in its
+   * process group. Readers keep going, so output written before the kill still arrives.
+   */
+  void destroyTree() {
+    List<ProcessHandle> tree = tree();
+    if (ownsGroup) {
+      signal("KILL", List.of());
+    }
+    for (ProcessHandle handle : tree) {
+      handle.destroyForcibly();
+    }
+  }
+
+  /** Kills the tree and stops reporting: for shutdown, when nobody waits for the output any more. */
+  void close() {
+    closed = true;
+    destroyTree();
+    stdoutPermits.release(CHUNKS_IN_FLIGHT);
+    stderrPermits.release(CHUNKS_IN_FLIGHT);
+    try {
+      process.getOutputStream().close();
+    } catch (IOException ignored) {
+      // the interpreter is being killed anyway
+    }
+    readers.forEach(Thread::interrupt);
+  }
+
+  /** The interpreter first, then its descendants as they are now. */
+  private List<ProcessHandle> tree() {
+    List<ProcessHandle> all = new ArrayList<>();
+    all.add(process.toHandle());
+    process.descendants().forEach(all::add);
+    return all;
+  }
+
+  private void signal(String name, List<ProcessHandle> tree) {
+    List<String> command = new ArrayList<>(List.of("kill", "-s", name, "--"));
+    if (ownsGroup) {
+      command.add("-" + process.pid()); // the group: also reaches children orphaned by a dead parent
+    } else {
+      tree.forEach(h -> command.add(Long.toString(h.pid())));
+    }
+    try {
+      // not waited for: kill returns at once and the JDK reaps it
+      new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.DISCARD).start().getOutputStream().close();
+    } catch (IOException e) {
+      if ("KILL".equals(name)) {
+        tree.forEach(ProcessHandle::destroyForcibly);
+      }
+    }
+  }
+
+  private void startReader(Stream stream, InputStream in, Semaphore permits, String name) {
+    Thread reader = new Thread(() -> pump(stream, in, permits), name + "-" + process.pid() + "-" + stream.label);
+    reader.setDaemon(true);
+    readers.add(reader);
+    reader.start();
+  }
+
+  private void pump(Stream stream, InputStream in, Semaphore permits) {
+    char[] buffer = new char[CHUNK_CHARS];
+    try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+      int n;
+      while ((n = reader.read(buffer)) != -1) {
+        permits.acquire(); // bounded: a flood of output waits in the pipe, not in the heap
+        if (closed) {
+          return;
+        }
+        if (n > 0) {
+          listener.output(this, stream, new String(buffer, 0, n));
+        } else {
+          permits.release();
+        }
+      }
+    } catch (IOException e) {
+      // a stream closed under us ends like end-of-file
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (!closed) {
+      listener.closed(this, stream);
+    }
+  }
+
+  private static String findSetsid() {
+    for (String dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin")) {
+      Path candidate = Path.of(dir, "setsid");
+      if (Files.isExecutable(candidate)) {
+        return candidate.toString();
+      }
+    }
+    return null;
+  }
+}
