@@ -6,6 +6,7 @@ import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
+import io.interpreter4j.runtime.repl.PythonLocator;
 import io.interpreter4j.runtime.session.HostProbe;
 import io.interpreter4j.runtime.session.Session;
 import java.io.PrintStream;
@@ -66,7 +67,7 @@ public final class ReplayBatchEnvironment implements BatchEnvironment {
 
   @Override
   public HostInfo host(Settings settings) {
-    String python = settings.python().isBlank() ? "python3" : settings.python();
+    String python = settings.python().isBlank() ? PythonLocator.resolve() : settings.python();
     return HostProbe.probe(settings.workdir(), python, Session.LANGUAGES, env);
   }
 
