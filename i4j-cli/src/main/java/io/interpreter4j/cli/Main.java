@@ -8,6 +8,8 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
+    org.slf4j.LoggerFactory.getILoggerFactory();
     System.exit(run(args));
   }
 

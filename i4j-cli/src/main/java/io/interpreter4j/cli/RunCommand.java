@@ -24,8 +24,8 @@ import sun.misc.Signal;
     description = {
         "Run one task to the end of its turn and exit.",
         "Exit codes: 0 done, 1 failed or gave up, 2 usage or configuration error, 130 interrupted.",
-        "Without -y each block needs approval: on a terminal you are asked y/n/e; otherwise answers are read as",
-        "lines from stdin (y, n or e), so a script can pipe them."},
+        "Without -y each block needs approval: on a terminal you are asked y/n/e; otherwise answers are read "
+            + "as lines from stdin (y, n or e), so a script can pipe them."},
     footer = {"", "Example:", "  i4j run -y --json --model replay:examples/hello.json \"say hello\""})
 final class RunCommand implements Callable<Integer> {
 
@@ -57,7 +57,8 @@ final class RunCommand implements Callable<Integer> {
       sessionApprover = approver;
       // In --json mode stdout carries events only, so the question goes to stderr.
       PrintStream promptOut = options.json ? System.err : out;
-      prompter = new ApprovalPrompter(prompt -> readLine(stdin, promptOut, prompt), promptOut,
+      boolean echo = System.console() == null;
+      prompter = new ApprovalPrompter(prompt -> readLine(stdin, promptOut, prompt, echo), promptOut,
           new Editor(env, System.console() != null));
     }
     boolean color = System.console() != null && !env.containsKey("NO_COLOR") && !options.json;
@@ -75,13 +76,20 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private static Optional<String> readLine(BufferedReader in, PrintStream out, String prompt) {
+  /** Shows the prompt and reads one answer; a piped answer is echoed so the transcript reads naturally. */
+  private static Optional<String> readLine(BufferedReader in, PrintStream out, String prompt, boolean echo) {
     synchronized (out) {
       out.print(prompt);
       out.flush();
     }
     try {
-      return Optional.ofNullable(in.readLine());
+      String line = in.readLine();
+      if (echo) {
+        synchronized (out) {
+          out.println(line == null ? "(end of input)" : line);
+        }
+      }
+      return Optional.ofNullable(line);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
