@@ -59,7 +59,7 @@ public final class BatchJob extends AbstractBehavior<BatchJob.Command> {
     }));
   }
 
-  private record Running(BatchTask task, ActorRef<TaskRunner.Command> runner) {}
+  private record Running(BatchTask task, ActorRef<TaskRunner.Command> runner, long startNanos) {}
 
   private final Plan plan;
   private final Deque<BatchTask> queue;
@@ -118,7 +118,7 @@ public final class BatchJob extends AbstractBehavior<BatchJob.Command> {
     Running r = running.remove(m.taskId());
     if (r != null) {
       // It stopped without telling us how the task ended: it crashed (the log has the exception).
-      record(r.task(), TaskResult.error(r.task().id(), null, 0,
+      record(r.task(), TaskResult.error(r.task().id(), null, (System.nanoTime() - r.startNanos()) / 1_000_000,
           "the task's runner failed unexpectedly; see the log for the exception"));
     }
     return next();
@@ -161,7 +161,7 @@ public final class BatchJob extends AbstractBehavior<BatchJob.Command> {
       ActorRef<TaskRunner.Command> runner = getContext().spawn(
           TaskRunner.create(task, sessionId, plan.env(), runnerAdapter), "task-" + (++spawned));
       getContext().watchWith(runner, new RunnerStopped(task.id()));
-      running.put(task.id(), new Running(task, runner));
+      running.put(task.id(), new Running(task, runner, System.nanoTime()));
     }
   }
 

@@ -16,6 +16,8 @@ public final class BatchMain {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
+    // Initialised here, on one thread, before the actor system logs from several.
+    org.slf4j.LoggerFactory.getILoggerFactory();
     System.exit(run(args));
   }
 

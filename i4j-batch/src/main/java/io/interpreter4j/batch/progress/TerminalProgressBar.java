@@ -48,8 +48,11 @@ public final class TerminalProgressBar implements BatchListener {
   }
 
   private void draw(Progress progress) {
-    String line = ProgressFormat.bar(progress.percent(), 20) + " " + ProgressFormat.line(progress);
-    if (line.length() > columns - 1) {
+    String line = ProgressFormat.line(progress);
+    String withBar = ProgressFormat.bar(progress.percent(), 16) + " " + line;
+    if (withBar.length() < columns) {
+      line = withBar;
+    } else if (line.length() > columns - 1) {
       line = line.substring(0, columns - 1);
     }
     err.print(CLEAR_LINE + line);

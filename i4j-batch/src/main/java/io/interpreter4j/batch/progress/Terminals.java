@@ -1,9 +1,11 @@
 package io.interpreter4j.batch.progress;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /** Whether stderr is a terminal, and how wide it is. */
 public final class Terminals {
@@ -30,11 +32,32 @@ public final class Terminals {
     return System.console() != null;
   }
 
-  /** COLUMNS, else 80. */
+  /** COLUMNS, else what {@code stty size} says of the controlling terminal, else 80. */
   public static int columns(Map<String, String> env) {
     try {
-      return Integer.parseInt(env.getOrDefault("COLUMNS", "80").strip());
+      if (env.containsKey("COLUMNS")) {
+        return Integer.parseInt(env.get("COLUMNS").strip());
+      }
     } catch (NumberFormatException e) {
+      // fall through to the terminal
+    }
+    Path tty = Path.of("/dev/tty");
+    if (!Files.isReadable(tty)) {
+      return 80;
+    }
+    try {
+      Process p = new ProcessBuilder("stty", "size").redirectInput(tty.toFile())
+          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      if (!p.waitFor(2, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return 80;
+      }
+      String[] rowsCols = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().split("\\s+");
+      return rowsCols.length == 2 ? Integer.parseInt(rowsCols[1]) : 80;
+    } catch (IOException | NumberFormatException e) {
+      return 80;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return 80;
     }
   }
