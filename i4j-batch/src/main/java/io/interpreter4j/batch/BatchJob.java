@@ -7,13 +7,17 @@ import io.interpreter4j.batch.progress.ProgressTracker;
 import io.interpreter4j.runtime.session.SessionIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -66,6 +70,8 @@ public final class BatchJob extends AbstractBehavior<BatchJob.Command> {
   private final Map<String, Running> running = new LinkedHashMap<>();
   private final List<BatchListener> listeners;
   private final ActorRef<TaskRunner.Reply> runnerAdapter;
+  private final Path sessionsDir;
+  private final Set<String> sessionIds = new HashSet<>();
   private int spawned;
   private boolean stopping;
   private boolean finished;
@@ -77,6 +83,7 @@ public final class BatchJob extends AbstractBehavior<BatchJob.Command> {
     this.queue = new ArrayDeque<>(plan.toRun());
     this.listeners = new ArrayList<>(plan.listeners());
     this.runnerAdapter = context.messageAdapter(TaskRunner.Reply.class, FromRunner::new);
+    this.sessionsDir = plan.env().settings().batch().dataDir().resolve("sessions");
     Progress first = progress();
     tellListeners(l -> l.onBatchStarted(first));
     // The first tick (sent in create) starts the tasks: a failure then stops the job through PostStop.
@@ -155,13 +162,26 @@ public final class BatchJob extends AbstractBehavior<BatchJob.Command> {
   private void startTasks() {
     while (!stopping && running.size() < plan.parallel() && !queue.isEmpty()) {
       BatchTask task = queue.poll();
-      String sessionId = SessionIds.next();
+      String sessionId = newSessionId();
       io(() -> plan.journal().taskStarted(task.id(), task.fingerprint(), sessionId));
       plan.tracker().started();
       ActorRef<TaskRunner.Command> runner = getContext().spawn(
           TaskRunner.create(task, sessionId, plan.env(), runnerAdapter), "task-" + (++spawned));
       getContext().watchWith(runner, new RunnerStopped(task.id()));
       running.put(task.id(), new Running(task, runner, System.nanoTime()));
+    }
+  }
+
+  /**
+   * A session id no other session has: ids are a second's timestamp and 24 random bits, and a large batch starts
+   * many sessions a second, so a clash is unlikely but possible; two sessions must never share a folder.
+   */
+  private String newSessionId() {
+    while (true) {
+      String id = SessionIds.next();
+      if (sessionIds.add(id) && !Files.exists(sessionsDir.resolve(id))) {
+        return id;
+      }
     }
   }
 

@@ -226,6 +226,10 @@ public final class BatchCommand implements Callable<Integer> {
     BatchSummary summary;
     try {
       summary = runner.await();
+    } catch (RuntimeException e) {
+      err.println("i4j batch: the batch failed: " + e.getMessage() + " (the journal holds what finished; run the "
+          + "same command again to resume)");
+      return 1;
     } finally {
       restoreSignals.run();
     }
