@@ -56,6 +56,11 @@ public sealed interface EventPayload {
     public String type() { return "exec_finished"; }
   }
 
+  /** Tokens of one model call, as the provider reported them. */
+  record Usage(long input_tokens, long output_tokens) implements EventPayload {
+    public String type() { return "usage"; }
+  }
+
   record Retry(int attempt, String reason) implements EventPayload {
     public String type() { return "retry"; }
   }

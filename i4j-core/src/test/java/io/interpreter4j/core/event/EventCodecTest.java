@@ -38,6 +38,7 @@ class EventCodecTest {
         new EventPayload.Output(1, "stdout", "1\n"),
         new EventPayload.ExecFinished(1, 0, false, false, 3, false, "/o"),
         new EventPayload.Retry(2, "HTTP 429"),
+        new EventPayload.Usage(1200, 85),
         new EventPayload.TurnFinished("done", 2, null),
         new EventPayload.Error("boom"));
     long seq = 1;

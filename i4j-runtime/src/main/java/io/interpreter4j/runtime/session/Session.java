@@ -291,6 +291,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     } else if (reply instanceof LlmStreamer.Usage u) {
       inputTokens += u.inputTokens();
       outputTokens += u.outputTokens();
+      events.publish(new EventPayload.Usage(u.inputTokens(), u.outputTokens()));
     } else if (reply instanceof LlmStreamer.Retrying r) {
       events.publish(new EventPayload.Retry(r.attempt(), r.reason() + "; next attempt in " + r.delay().toMillis()
           + " ms"));
