@@ -4,8 +4,8 @@ import io.interpreter4j.core.event.EventPayload;
 import java.time.Duration;
 
 /**
- * Follows one task's session events and turns them into its {@link TaskResult}: blocks run and failed, the
- * model's last answer, the last error, and how the turn ended. Pure; the {@link TaskRunner} feeds it.
+ * Follows one task's session events and turns them into its {@link TaskResult}: blocks run and failed, tokens,
+ * the model's last answer, the last error, and how the turn ended. Pure; the {@link TaskRunner} feeds it.
  */
 final class TaskOutcome {
 
@@ -16,11 +16,14 @@ final class TaskOutcome {
   private String turnStatus;
   private String turnReason;
   private int iterations;
+  private long inputTokens;
+  private long outputTokens;
 
   /** The events that matter for a result; the session's other events are not handed over at all. */
   static boolean relevant(EventPayload payload) {
     return payload instanceof EventPayload.ExecFinished || payload instanceof EventPayload.AssistantMessage
-        || payload instanceof EventPayload.TurnFinished || payload instanceof EventPayload.Error;
+        || payload instanceof EventPayload.TurnFinished || payload instanceof EventPayload.Error
+        || payload instanceof EventPayload.Usage;
   }
 
   void accept(EventPayload payload) {
@@ -31,6 +34,9 @@ final class TaskOutcome {
       }
     } else if (payload instanceof EventPayload.AssistantMessage m) {
       lastMessage = m.text();
+    } else if (payload instanceof EventPayload.Usage u) {
+      inputTokens += u.input_tokens();
+      outputTokens += u.output_tokens();
     } else if (payload instanceof EventPayload.Error e) {
       lastError = e.message();
     } else if (payload instanceof EventPayload.TurnFinished t && turnStatus == null) {
@@ -46,17 +52,12 @@ final class TaskOutcome {
     return turnStatus != null;
   }
 
-  void atLeastIterations(int n) {
-    iterations = Math.max(iterations, n);
-  }
-
   /**
    * The result.
    *
    * @param timedOutAfter the task's limit when the batch stopped it for running too long, else null
    */
-  TaskResult result(String id, String session, Duration timedOutAfter, long durationMs, long inputTokens,
-                    long outputTokens) {
+  TaskResult result(String id, String session, Duration timedOutAfter, long durationMs) {
     TaskStatus status;
     String error;
     if (timedOutAfter != null) {

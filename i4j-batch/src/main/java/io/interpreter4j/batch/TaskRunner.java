@@ -47,8 +47,6 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
 
   private record SessionEvent(EventPayload payload) implements Command {}
 
-  private record StatusSeen(Session.Status status, Throwable failure) implements Command {}
-
   private enum SessionEnded implements Command { INSTANCE }
 
   private enum TimedOut implements Command { INSTANCE }
@@ -57,7 +55,6 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
 
   private enum Phase { RUNNING, STOPPING }
 
-  private static final Duration STATUS_TIMEOUT = Duration.ofSeconds(2);
   private static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
   public static Behavior<Command> create(BatchTask task, String sessionId, TaskEnvironment env,
@@ -115,8 +112,6 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
   private boolean endedByTurn;
   private boolean aborting;
   private boolean sessionGone;
-  private long inputTokens;
-  private long outputTokens;
 
   private TaskRunner(ActorContext<Command> context, TimerScheduler<Command> timers, BatchTask task, SessionSpec spec,
                      Duration defaultTimeout, ActorRef<Reply> replyTo, long start) {
@@ -142,7 +137,6 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
         .onMessage(SessionEvent.class, this::onSessionEvent)
         .onMessage(TimedOut.class, this::onTimedOut)
         .onMessage(Abort.class, this::onAbort)
-        .onMessage(StatusSeen.class, this::onStatusSeen)
         .onMessage(SessionEnded.class, this::onSessionEnded)
         .onMessage(StopOverdue.class, this::onStopOverdue)
         .build();
@@ -173,28 +167,14 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
     return this;
   }
 
-  /** Asks the session for its token counts (they are in no event), then stops it. */
+  /** Stops the session (a running turn ends interrupted); the result follows when it has stopped. */
   private void stopSession() {
     phase = Phase.STOPPING;
     timers.cancel(TimedOut.INSTANCE);
-    if (sessionGone) {
-      return;
+    if (!sessionGone) {
+      session.tell(Session.Stop.INSTANCE);
+      timers.startSingleTimer(StopOverdue.INSTANCE, STOP_GRACE);
     }
-    getContext().ask(Session.Status.class, session, STATUS_TIMEOUT, Session.GetStatus::new, StatusSeen::new);
-  }
-
-  private Behavior<Command> onStatusSeen(StatusSeen m) {
-    if (m.status() != null) {
-      inputTokens = m.status().inputTokens();
-      outputTokens = m.status().outputTokens();
-      outcome.atLeastIterations(m.status().iterations());
-    }
-    if (sessionGone) {
-      return report();
-    }
-    session.tell(Session.Stop.INSTANCE);
-    timers.startSingleTimer(StopOverdue.INSTANCE, STOP_GRACE);
-    return this;
   }
 
   private Behavior<Command> onSessionEnded(SessionEnded m) {
@@ -215,8 +195,7 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
     if (aborting && !endedByTurn && !timedOut) {
       replyTo.tell(new Aborted(task.id()));
     } else {
-      TaskResult result = outcome.result(task.id(), sessionId, timedOut ? timeout : null, elapsedMs(start),
-          inputTokens, outputTokens);
+      TaskResult result = outcome.result(task.id(), sessionId, timedOut ? timeout : null, elapsedMs(start));
       replyTo.tell(new Finished(task.id(), result));
     }
     return Behaviors.stopped();

@@ -19,12 +19,14 @@ class TaskOutcomeTest {
   void countsBlocksAndFailuresAndKeepsTheLastAnswer() {
     TaskOutcome o = new TaskOutcome();
     o.accept(new EventPayload.AssistantMessage("first"));
+    o.accept(new EventPayload.Usage(4, 5));
+    o.accept(new EventPayload.Usage(6, 7));
     o.accept(exec(1, 1, false));
     o.accept(exec(2, 124, true));
     o.accept(exec(3, 0, false));
     o.accept(new EventPayload.AssistantMessage("the end"));
     o.accept(new EventPayload.TurnFinished("done", 4, null));
-    TaskResult r = o.result("t", "s", null, 99, 10, 20);
+    TaskResult r = o.result("t", "s", null, 99);
     assertEquals(TaskStatus.DONE, r.status());
     assertEquals(3, r.blocks());
     assertEquals(2, r.failedBlocks());
@@ -32,6 +34,7 @@ class TaskOutcomeTest {
     assertEquals("the end", r.finalMessage());
     assertNull(r.error());
     assertEquals(10, r.inputTokens());
+    assertEquals(12, r.outputTokens());
   }
 
   @Test
@@ -40,7 +43,7 @@ class TaskOutcomeTest {
         {"interrupted", "ERROR"}}) {
       TaskOutcome o = new TaskOutcome();
       o.accept(new EventPayload.TurnFinished(c[0], 1, "because"));
-      TaskResult r = o.result("t", "s", null, 1, 0, 0);
+      TaskResult r = o.result("t", "s", null, 1);
       assertEquals(TaskStatus.valueOf(c[1]), r.status(), c[0]);
       assertTrue(r.error().contains("because"), r.error());
     }
@@ -50,7 +53,7 @@ class TaskOutcomeTest {
   void aTimeoutWinsOverTheInterruptedTurnItCaused() {
     TaskOutcome o = new TaskOutcome();
     o.accept(new EventPayload.TurnFinished("interrupted", 2, "the session was stopped"));
-    TaskResult r = o.result("t", "s", Duration.ofSeconds(2), 2100, 0, 0);
+    TaskResult r = o.result("t", "s", Duration.ofSeconds(2), 2100);
     assertEquals(TaskStatus.TIMEOUT, r.status());
     assertEquals("timed out after 2 s (timeout_s); its session and processes were stopped", r.error());
   }
@@ -60,7 +63,7 @@ class TaskOutcomeTest {
     TaskOutcome o = new TaskOutcome();
     o.accept(new EventPayload.Error("cannot create the session folder"));
     assertFalse(o.turnFinished());
-    TaskResult r = o.result("t", "s", null, 5, 0, 0);
+    TaskResult r = o.result("t", "s", null, 5);
     assertEquals(TaskStatus.ERROR, r.status());
     assertTrue(r.error().endsWith("cannot create the session folder"), r.error());
   }

@@ -69,7 +69,7 @@ class TaskRunnerTest {
     assertEquals(3, r.iterations());
     assertEquals(2, r.blocks());
     assertEquals(1, r.failedBlocks());
-    assertTrue(r.inputTokens() > 0, "tokens come from the session's status");
+    assertTrue(r.inputTokens() > 0, "tokens add up the usage events");
     probe.expectTerminated(runner, WITHIN);
   }
 
