@@ -111,7 +111,6 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
   private boolean timedOut;
   private boolean endedByTurn;
   private boolean aborting;
-  private boolean sessionGone;
 
   private TaskRunner(ActorContext<Command> context, TimerScheduler<Command> timers, BatchTask task, SessionSpec spec,
                      Duration defaultTimeout, ActorRef<Reply> replyTo, long start) {
@@ -171,14 +170,11 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
   private void stopSession() {
     phase = Phase.STOPPING;
     timers.cancel(TimedOut.INSTANCE);
-    if (!sessionGone) {
-      session.tell(Session.Stop.INSTANCE);
-      timers.startSingleTimer(StopOverdue.INSTANCE, STOP_GRACE);
-    }
+    session.tell(Session.Stop.INSTANCE);
+    timers.startSingleTimer(StopOverdue.INSTANCE, STOP_GRACE);
   }
 
   private Behavior<Command> onSessionEnded(SessionEnded m) {
-    sessionGone = true;
     // Stopped as asked, or by itself while running (it could not start, or failed for good).
     timers.cancel(TimedOut.INSTANCE);
     return report();
