@@ -16,13 +16,15 @@ import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import io.interpreter4j.server.ServerConfig;
 
 /**
  * {@code i4j}: an interactive chat. The model's answer streams in, each block is shown and (unless -y) asked
  * about, its output streams live. Ctrl-C interrupts the running block or the generation; Ctrl-D exits.
  */
 @Command(name = "i4j", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-    subcommands = {RunCommand.class},
+    subcommands = {RunCommand.class, ServeCommand.class},
     description = {
         "Chat with a model that runs code on this machine, with your approval.",
         "Type a message and press Enter. Ctrl-C interrupts the running block or the model; Ctrl-D exits.",
@@ -36,6 +38,14 @@ final class ChatCommand implements Callable<Integer> {
 
   @Mixin CommonOptions options;
 
+  @Option(names = "--dashboard", description = "Also serve the web dashboard for this session (watch and approve "
+      + "in a browser; the URL is printed).")
+  boolean dashboard;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "Dashboard port with --dashboard (0: any free port). "
+      + "Default: 8717.")
+  int port = ServerConfig.DEFAULT_PORT;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
@@ -43,11 +53,14 @@ final class ChatCommand implements Callable<Integer> {
     PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
     SessionLauncher launcher = new SessionLauncher(options, env, out);
     LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("i4j").build();
-    ConsoleApprover approver = new ConsoleApprover();
+    ConsoleApprover approver = new ConsoleApprover(true);
     ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, prompt), out,
         new Editor(env, true));
     boolean color = !env.containsKey("NO_COLOR") && !options.json && !"dumb".equals(terminal.getType());
-    try (CliSession session = launcher.start(options, approver, launcher.renderer(options.json, color))) {
+    ServerConfig dashboardConfig = dashboard
+        ? ServerConfig.defaults().withPort(port).withToken(ServerConfig.tokenFrom(env)) : null;
+    try (CliSession session = launcher.start(options, approver, launcher.renderer(options.json, color),
+        dashboardConfig)) {
       terminal.handle(Terminal.Signal.INT, sig -> session.interrupt());
       if (!options.json) {
         out.println("interpreter4j · model " + session.model() + " · "

@@ -11,7 +11,6 @@ import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.repl.PythonLocator;
 import io.interpreter4j.runtime.session.HostProbe;
 import io.interpreter4j.runtime.session.Session;
-import io.interpreter4j.runtime.session.SessionIds;
 import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.runtime.session.SessionSpec;
 import java.time.Duration;
@@ -57,11 +56,15 @@ final class CliSession implements AutoCloseable {
     return ActorSystem.create(SessionManager.create(), "i4j", PEKKO_QUIET.withFallback(config));
   }
 
-  static CliSession start(ActorSystem<SessionManager.Command> system, Settings settings, ModelProvider provider,
-                          Approver approver, List<Consumer<Event>> subscribers, Map<String, String> env) {
+  /** Facts about this machine for the system prompt (runs python once to ask its version). */
+  static HostInfo host(Settings settings, Map<String, String> env) {
     String python = settings.python().isBlank() ? PythonLocator.resolve() : settings.python();
-    HostInfo host = HostProbe.probe(settings.workdir(), python, Session.LANGUAGES, env);
-    String id = SessionIds.next();
+    return HostProbe.probe(settings.workdir(), python, Session.LANGUAGES, env);
+  }
+
+  static CliSession start(ActorSystem<SessionManager.Command> system, String id, Settings settings,
+                          ModelProvider provider, Approver approver, List<Consumer<Event>> subscribers,
+                          HostInfo host) {
     CliSession[] self = new CliSession[1];
     Consumer<Event> turnWatcher = event -> {
       if (event.payload() instanceof EventPayload.TurnFinished t && self[0] != null) {
@@ -83,6 +86,10 @@ final class CliSession implements AutoCloseable {
 
   String id() {
     return id;
+  }
+
+  ActorRef<Session.Command> ref() {
+    return session;
   }
 
   String model() {

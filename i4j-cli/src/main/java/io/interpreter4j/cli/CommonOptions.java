@@ -28,6 +28,10 @@ public final class CommonOptions {
   @Option(names = {"-y", "--yes"}, description = "Run code without asking (auto-approve).")
   boolean yes;
 
+  @Option(names = "--dangerously-allow-all",
+      description = "With -y, run even high-risk blocks without asking (deny rules still apply). See docs/safety.md.")
+  boolean dangerouslyAllowAll;
+
   @Option(names = "--json", description = "Print one JSON event per line on stdout and nothing else (see docs/events.md).")
   boolean json;
 
@@ -63,6 +67,9 @@ public final class CommonOptions {
     }
     if (yes) {
       m.put("interpreter4j.approval.mode", "auto");
+    }
+    if (dangerouslyAllowAll) {
+      m.put("interpreter4j.approval.dangerously-allow-all", true);
     }
     if (maxOutput != null) {
       m.put("interpreter4j.execution.max-output", maxOutput);

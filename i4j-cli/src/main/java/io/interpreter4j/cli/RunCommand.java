@@ -52,12 +52,14 @@ final class RunCommand implements Callable<Integer> {
     ConsoleApprover approver = null;
     ApprovalPrompter prompter = null;
     Approver sessionApprover = Approver.NOBODY;
-    if (!launcher.autoRun() && !stdinUsed) {
-      approver = new ConsoleApprover();
+    boolean terminal = System.console() != null;
+    // Under -y a terminal user is still asked about high-risk blocks; piped input is never asked under -y.
+    if (!stdinUsed && (!launcher.autoRun() || terminal)) {
+      approver = new ConsoleApprover(terminal);
       sessionApprover = approver;
       // In --json mode stdout carries events only, so the question goes to stderr.
       PrintStream promptOut = options.json ? System.err : out;
-      boolean echo = System.console() == null;
+      boolean echo = !terminal;
       prompter = new ApprovalPrompter(prompt -> readLine(stdin, promptOut, prompt, echo), promptOut,
           new Editor(env, System.console() != null));
     }

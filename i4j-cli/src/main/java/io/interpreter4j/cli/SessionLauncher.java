@@ -13,7 +13,16 @@ import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.session.SessionIds;
+import io.interpreter4j.server.Server;
+import io.interpreter4j.server.ServerConfig;
+import io.interpreter4j.server.ServerHandle;
+import io.interpreter4j.server.approval.FirstAnswerApprover;
+import io.interpreter4j.server.hub.SessionHub;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -45,16 +54,52 @@ final class SessionLauncher {
 
   /** Starts the system and one session; closes the system again if the model cannot be set up. */
   CliSession start(CommonOptions options, Approver approver, Consumer<Event> renderer) {
+    return start(options, approver, renderer, null);
+  }
+
+  /**
+   * As {@link #start(CommonOptions, Approver, Consumer)}; with a dashboard config, also serves the web dashboard,
+   * where the session can be watched and its blocks approved (the first answer, terminal or browser, wins).
+   */
+  CliSession start(CommonOptions options, Approver approver, Consumer<Event> renderer, ServerConfig dashboard) {
     ActorSystem<SessionManager.Command> system = CliSession.startSystem(config);
     try {
       String model = ModelFactory.resolveModel(settings, config, env, system);
       ModelProvider provider = ModelFactory.create(model, settings, config, options.apiKey, options.record, env,
           system);
-      return CliSession.start(system, settings, provider, approver, List.of(renderer), env);
+      HostInfo host = CliSession.host(settings, env);
+      String id = SessionIds.next();
+      List<Consumer<Event>> subscribers = new ArrayList<>(List.of(renderer));
+      Approver effective = approver;
+      ServerHandle server = null;
+      if (dashboard != null) {
+        server = Server.start(system, dashboard, settings, models(options, system), host);
+        SessionHub.Registration registration = server.register(id, settings.dataDir());
+        subscribers.add(registration.subscriber());
+        effective = FirstAnswerApprover.of(approver, registration.approver());
+        System.err.println("i4j: dashboard at " + server.url());
+      }
+      CliSession session = CliSession.start(system, id, settings, provider, effective, subscribers, host);
+      if (server != null) {
+        server.attach(id, session.ref());
+      }
+      return session;
     } catch (RuntimeException e) {
       system.terminate();
       throw e;
     }
+  }
+
+  /** A fresh provider per session from a model spec (blank: the configured or discovered default). */
+  Function<String, ModelProvider> models(CommonOptions options, ActorSystem<?> system) {
+    return spec -> {
+      String model = spec == null || spec.isBlank() ? ModelFactory.resolveModel(settings, config, env, system) : spec;
+      try {
+        return ModelFactory.create(model, settings, config, options.apiKey, null, env, system);
+      } catch (ModelFactory.UsageException e) {
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
+    };
   }
 
   Consumer<Event> renderer(boolean json, boolean color) {
@@ -70,6 +115,9 @@ final class SessionLauncher {
       throws InterruptedException {
     while (!turn.isDone()) {
       ConsoleApprover.Question q = approver == null ? null : approver.poll(50);
+      if (q != null && q.answer().isDone()) {
+        continue;  // answered elsewhere (the dashboard) before we got to it
+      }
       if (q != null) {
         prompter.answer(q);
       } else if (approver == null) {

@@ -17,6 +17,17 @@ public final class ConsoleApprover implements Approver {
   public record Question(String sessionId, CodeBlock block, CompletableFuture<Answer> answer) {}
 
   private final BlockingQueue<Question> questions = new ArrayBlockingQueue<>(16);
+  private final boolean interactive;
+
+  /** {@code interactive}: a person at a terminal answers (not lines piped on stdin). */
+  public ConsoleApprover(boolean interactive) {
+    this.interactive = interactive;
+  }
+
+  @Override
+  public boolean interactive() {
+    return interactive;
+  }
 
   @Override
   public CompletionStage<Answer> ask(String sessionId, CodeBlock block) {

@@ -33,7 +33,9 @@ public final class TerminalRenderer implements Consumer<Event> {
     } else if (p instanceof EventPayload.Approval a) {
       if (!"user".equals(a.by()) || !"approved".equals(a.decision())) {
         String reason = a.reason() == null ? "" : ": " + a.reason();
-        line(dim("  [" + a.decision() + " by " + a.by() + reason + "]"));
+        String who = a.reason() != null && a.reason().startsWith("blocked by policy") ? "" : " by " + a.by();
+        String text = "  [" + a.decision() + who + reason + "]";
+        line("denied".equals(a.decision()) ? yellow(text) : dim(text));
       }
     } else if (p instanceof EventPayload.ExecStarted s) {
       line(dim("── running block " + s.block() + " (" + s.language() + ") ──"));

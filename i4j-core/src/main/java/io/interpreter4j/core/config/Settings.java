@@ -3,6 +3,7 @@ package io.interpreter4j.core.config;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.core.safety.PolicyRules;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -18,6 +19,8 @@ public record Settings(
     String defaultLanguage,
     InterceptorMode interceptorMode,
     ApprovalMode approvalMode,
+    PolicyRules approvalRules,
+    boolean dangerouslyAllowAll,
     Duration timeout,
     Duration interruptGrace,
     int maxOutput,
@@ -47,6 +50,8 @@ public record Settings(
           c.getString("default-language"),
           parseInterceptorMode(c.getString("interceptor.mode")),
           parseApprovalMode(c.getString("approval.mode")),
+          PolicyRules.fromConfig(root),
+          c.getBoolean("approval.dangerously-allow-all"),
           positive(c, "execution.timeout"),
           c.getDuration("execution.interrupt-grace"),
           atLeast(c, "execution.max-output", 200),
@@ -115,5 +120,14 @@ public record Settings(
       return Path.of(xdg, "interpreter4j").toAbsolutePath();
     }
     return Path.of(System.getProperty("user.home"), ".local", "share", "interpreter4j");
+  }
+
+  /** A copy for one session (server, batch) with its own model, working directory, approval mode and bound. */
+  public Settings forSession(String sessionModel, Path sessionWorkdir, ApprovalMode sessionApproval,
+                             int sessionMaxIterations) {
+    return new Settings(sessionModel, apiBase, dataDir, sessionWorkdir, customInstructions, defaultLanguage,
+        interceptorMode, sessionApproval, approvalRules, dangerouslyAllowAll, timeout, interruptGrace, maxOutput,
+        liveOutputLimit, idleTimeout, python, sessionMaxIterations, maxConsecutiveFailures, modelAttempts,
+        minBackoff, maxBackoff);
   }
 }

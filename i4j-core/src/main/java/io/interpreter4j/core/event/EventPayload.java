@@ -32,13 +32,25 @@ public sealed interface EventPayload {
     public String type() { return "code_block"; }
   }
 
-  /** A person is asked to approve this block (terminal prompt, dashboard card). */
-  record ApprovalRequested(int block, String language, String code) implements EventPayload {
+  /** One finding of the danger analysis: level low | medium | high, a stable rule id and a reason. */
+  record RiskFlag(String level, String rule, String reason) {}
+
+  /** A person is asked to approve this block (terminal prompt, dashboard card); risk: low | medium | high. */
+  record ApprovalRequested(int block, String language, String code, String risk, java.util.List<RiskFlag> flags)
+      implements EventPayload {
     public String type() { return "approval_requested"; }
   }
 
-  /** decision: approved | denied | edited; by: auto | user | policy. */
-  record Approval(int block, String decision, String by, String reason) implements EventPayload {
+  /**
+   * decision: approved | denied | edited; by: auto | user | policy; risk and flags from the danger analysis;
+   * code: the code that runs when it was edited, else null.
+   */
+  record Approval(int block, String decision, String by, String reason, String risk, java.util.List<RiskFlag> flags,
+                  String code) implements EventPayload {
+    public Approval(int block, String decision, String by, String reason) {
+      this(block, decision, by, reason, "low", java.util.List.of(), null);
+    }
+
     public String type() { return "approval"; }
   }
 

@@ -84,9 +84,13 @@ public final class PromptBuilder {
         + " Ask what they want instead, or propose a different approach.";
   }
 
-  /** Told to the model when a policy blocks a block. */
+  /**
+   * Told to the model when a policy blocks a block; {@code reason} is the policy's own sentence
+   * ("blocked by policy: ...; choose a safer way").
+   */
   public static String blockedByPolicy(int block, String reason) {
-    return "Block " + block + " was not executed: blocked by policy: " + reason + "; choose a safer way.";
+    String why = reason.startsWith("blocked by policy") ? reason : "blocked by policy: " + reason + "; choose a safer way";
+    return "Block " + block + " was not executed: " + why + ".";
   }
 
   /** Told to the model when it wrote a block in a language that cannot run here. */

@@ -1,15 +1,23 @@
 package io.interpreter4j.runtime.approval;
 
 import io.interpreter4j.core.config.Settings.ApprovalMode;
+import io.interpreter4j.core.event.EventPayload.RiskFlag;
 import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.safety.ApprovalPolicy;
+import io.interpreter4j.core.safety.PolicyDecision;
+import io.interpreter4j.core.safety.Risk;
+import java.util.List;
+import java.util.Locale;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Decides whether a code block runs: {@code auto} approves at once, {@code ask} asks the session's
- * {@link Approver}. One question at a time; the gate moves idle -> awaiting -> idle.
+ * Decides whether a code block runs. Each block gets a danger analysis and is checked against the user's
+ * rules; {@link ApprovalPolicy} then says run, ask a person (through the session's {@link Approver}) or deny.
+ * Under auto mode ({@code -y}) high-risk blocks are asked about in a terminal and denied elsewhere. One question
+ * at a time; the gate moves idle -> awaiting -> idle.
  */
 public final class ApprovalGate {
 
@@ -33,31 +41,35 @@ public final class ApprovalGate {
   public sealed interface Reply {}
 
   /** A person is being asked about this block (the dashboard shows an approval card). */
-  public record Asking(int block, String language, String code) implements Reply {}
+  public record Asking(int block, String language, String code, String risk, List<RiskFlag> flags) implements Reply {}
 
   /**
    * The verdict on a block. decision: approved | denied | edited; by: auto | user | policy; code is what runs.
    * {@code unanswerable} marks a denial because no one could be asked.
    */
-  public record Decision(int block, String decision, String by, String code, String reason, boolean unanswerable)
-      implements Reply {
+  public record Decision(int block, String decision, String by, String code, String reason, boolean unanswerable,
+                         String risk, List<RiskFlag> flags) implements Reply {
     public boolean runs() {
       return !"denied".equals(decision);
     }
   }
 
-  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver) {
-    return Behaviors.setup(ctx -> new ApprovalGate(ctx, sessionId, approver).idle(mode));
+  private static final ApprovalPolicy POLICY = new ApprovalPolicy();
+
+  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver, Safety safety) {
+    return Behaviors.setup(ctx -> new ApprovalGate(ctx, sessionId, approver, safety).idle(mode));
   }
 
   private final ActorContext<Command> context;
   private final String sessionId;
   private final Approver approver;
+  private final Safety safety;
 
-  private ApprovalGate(ActorContext<Command> context, String sessionId, Approver approver) {
+  private ApprovalGate(ActorContext<Command> context, String sessionId, Approver approver, Safety safety) {
     this.context = context;
     this.sessionId = sessionId;
     this.approver = approver;
+    this.safety = safety;
   }
 
   private Behavior<Command> idle(ApprovalMode mode) {
@@ -71,30 +83,51 @@ public final class ApprovalGate {
 
   private Behavior<Command> onReview(ApprovalMode mode, Review review) {
     CodeBlock block = review.block();
-    if (mode == ApprovalMode.AUTO) {
-      review.replyTo().tell(new Decision(block.index(), "approved", "auto", block.code(), null, false));
-      return Behaviors.same();
+    Risk risk = safety.analyzer().analyze(block.language(), block.code(), safety.context());
+    PolicyDecision rules = safety.rules().evaluate(block.language(), block.code());
+    ApprovalPolicy.Decision decision = POLICY.decide(
+        mode == ApprovalMode.AUTO ? ApprovalPolicy.Mode.AUTO : ApprovalPolicy.Mode.ASK,
+        safety.interactive(), safety.dangerouslyAllowAll(), rules, risk);
+    String level = risk.level().name().toLowerCase(Locale.ROOT);
+    List<RiskFlag> flags = risk.flags().stream()
+        .map(f -> new RiskFlag(f.level().name().toLowerCase(Locale.ROOT), f.rule(), f.reason()))
+        .toList();
+    switch (decision.outcome()) {
+      case RUN -> {
+        boolean byRisk = decision.basis() == ApprovalPolicy.Basis.AUTO_RISK;
+        review.replyTo().tell(new Decision(block.index(), "approved", byRisk ? "auto" : "policy", block.code(),
+            byRisk ? null : decision.reason(), false, level, flags));
+        return Behaviors.same();
+      }
+      case DENY -> {
+        review.replyTo().tell(new Decision(block.index(), "denied", "policy", block.code(), decision.reason(), false,
+            level, flags));
+        return Behaviors.same();
+      }
+      default -> {
+        review.replyTo().tell(new Asking(block.index(), block.language(), block.code(), level, flags));
+        context.pipeToSelf(approver.ask(sessionId, block),
+            (answer, failure) -> new Answered(block.index(), answer, failure));
+        return awaiting(mode, review, level, flags);
+      }
     }
-    review.replyTo().tell(new Asking(block.index(), block.language(), block.code()));
-    context.pipeToSelf(approver.ask(sessionId, block),
-        (answer, failure) -> new Answered(block.index(), answer, failure));
-    return awaiting(mode, review);
   }
 
-  private Behavior<Command> awaiting(ApprovalMode mode, Review review) {
+  private Behavior<Command> awaiting(ApprovalMode mode, Review review, String level, List<RiskFlag> flags) {
     return Behaviors.receive(Command.class)
-        .onMessage(Answered.class, a -> onAnswered(mode, review, a))
-        .onMessage(SetMode.class, m -> awaiting(m.mode(), review))
+        .onMessage(Answered.class, a -> onAnswered(mode, review, a, level, flags))
+        .onMessage(SetMode.class, m -> awaiting(m.mode(), review, level, flags))
         .onMessage(Cancel.class, c -> onCancel(mode, review))
         .onMessage(Review.class, r -> {
           r.replyTo().tell(new Decision(r.block().index(), "denied", "policy", r.block().code(),
-              "another block is waiting for approval", false));
+              "another block is waiting for approval", false, "low", List.of()));
           return Behaviors.same();
         })
         .build();
   }
 
-  private Behavior<Command> onAnswered(ApprovalMode mode, Review review, Answered a) {
+  private Behavior<Command> onAnswered(ApprovalMode mode, Review review, Answered a, String level,
+                                       List<RiskFlag> flags) {
     if (a.block() != review.block().index()) {
       return Behaviors.same();
     }
@@ -102,14 +135,15 @@ public final class ApprovalGate {
     Decision decision;
     if (a.failure() != null) {
       decision = new Decision(block.index(), "denied", "user", block.code(),
-          "the approval prompt failed: " + a.failure().getMessage(), true);
+          "the approval prompt failed: " + a.failure().getMessage(), true, level, flags);
     } else {
       Approver.Answer answer = a.answer();
       decision = switch (answer.kind()) {
-        case YES -> new Decision(block.index(), "approved", "user", block.code(), null, false);
-        case EDIT -> new Decision(block.index(), "edited", "user", answer.code(), null, false);
-        case NO -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), false);
-        case NO_ONE -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), true);
+        case YES -> new Decision(block.index(), "approved", "user", block.code(), null, false, level, flags);
+        case EDIT -> new Decision(block.index(), "edited", "user", answer.code(), null, false, level, flags);
+        case NO -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), false, level, flags);
+        case NO_ONE -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), true, level,
+            flags);
       };
     }
     review.replyTo().tell(decision);

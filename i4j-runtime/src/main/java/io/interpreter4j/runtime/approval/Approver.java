@@ -11,6 +11,14 @@ public interface Approver {
 
   CompletionStage<Answer> ask(String sessionId, CodeBlock block);
 
+  /**
+   * Whether a person is there to answer right now (a terminal). Under auto mode high-risk blocks are asked about
+   * only when this is true, and denied otherwise.
+   */
+  default boolean interactive() {
+    return false;
+  }
+
   /** Withdraws an open question (the turn was interrupted); the default does nothing. */
   default void cancel(String sessionId, int block) {}
 

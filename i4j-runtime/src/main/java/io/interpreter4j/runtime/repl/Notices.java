@@ -59,6 +59,11 @@ final class Notices {
     return "The " + dialect.processName() + " could not be started (" + failure.getMessage() + "); nothing ran.";
   }
 
+  static String neverStarted(ReplDialect dialect, int exitValue) {
+    return "The " + dialect.processName() + " could not be started (its launcher exited with code " + exitValue
+        + "; the output says why); nothing ran.";
+  }
+
   static String cannotPrepare(Throwable failure) {
     return "The block could not be prepared (" + failure + "); nothing ran.";
   }

@@ -19,6 +19,10 @@ enum ReplDialect {
     @Override
     List<String> argv(ReplConfig config) {
       String python = config.pythonExecutable() != null ? config.pythonExecutable() : PythonExecutable.resolve();
+      if (Path.of(python).isAbsolute() && !java.nio.file.Files.isExecutable(Path.of(python))) {
+        // caught here, since behind setsid a missing interpreter would only show as exit code 127
+        throw new UncheckedIOException(new IOException("no executable python at " + python));
+      }
       // -u: unbuffered, so output streams live; the driver puts itself in its own process group if setsid is absent
       return withSetsid(List.of(python, "-u", "-c", resource("python_driver.py")));
     }
@@ -44,7 +48,7 @@ enum ReplDialect {
     @Override
     List<String> argv(ReplConfig config) {
       // the script comes through stdin as a file bash opens itself, so fd 0 is free to become /dev/null
-      return withSetsid(List.of("bash", "--noprofile", "--norc", "/dev/stdin"));
+      return withSetsid(ReplProcess.withDefaultSigint(List.of("bash", "--noprofile", "--norc", "/dev/stdin")));
     }
 
     @Override

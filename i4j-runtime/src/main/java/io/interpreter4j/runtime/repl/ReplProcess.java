@@ -192,6 +192,43 @@ final class ReplProcess {
     }
   }
 
+  /**
+   * Prefixes {@code argv} with {@code env --default-signal=INT} where that exists (GNU coreutils 8.31+). A JVM
+   * started with SIGINT ignored (nohup, {@code &} in a script) passes that on, and a shell that starts with
+   * SIGINT ignored can neither trap it nor let its commands see it, so every timeout would end in a kill.
+   */
+  static List<String> withDefaultSigint(List<String> argv) {
+    if (!DefaultSigint.SUPPORTED) {
+      return argv;
+    }
+    List<String> all = new ArrayList<>(List.of("env", "--default-signal=INT"));
+    all.addAll(argv);
+    return all;
+  }
+
+  /** Probed once, on first use, off the actor thread (bash starts run on the blocking dispatcher). */
+  private static final class DefaultSigint {
+    static final boolean SUPPORTED = probe();
+
+    private static boolean probe() {
+      try {
+        Process p = new ProcessBuilder("env", "--default-signal=INT", "true")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        p.getOutputStream().close();
+        if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          return false;
+        }
+        return p.exitValue() == 0;
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+  }
+
   private static String findSetsid() {
     for (String dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin")) {
       Path candidate = Path.of(dir, "setsid");

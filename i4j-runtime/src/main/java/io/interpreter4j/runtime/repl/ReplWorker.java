@@ -75,6 +75,8 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private CompletableFuture<ReplProcess> pendingStart;
   private BlockRun running;
   private String pendingNotice;
+  /** Whether the current process has finished a block: if not, dying with 126/127 means it never started. */
+  private boolean processServed;
 
   private ReplWorker(ActorContext<Command> context, TimerScheduler<Command> timers, ReplConfig config,
       ReplDialect dialect) {
@@ -120,7 +122,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     }
     pendingNotice = null;
     running = run;
-    timers.startSingleTimer(TimerKey.BLOCK, new BlockTimedOut(run), execute.timeout());
+    if (execute.timeout() != null) { // the session always sets one; null means the block may run until interrupted
+      timers.startSingleTimer(TimerKey.BLOCK, new BlockTimedOut(run), execute.timeout());
+    }
     if (process != null) {
       dispatch(run);
     } else if (pendingStart == null) {
@@ -132,8 +136,11 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private Behavior<Command> onStarted(Started started) {
     pendingStart = null;
     if (started.failure() != null) {
-      Throwable cause = started.failure() instanceof CompletionException && started.failure().getCause() != null
-          ? started.failure().getCause() : started.failure();
+      Throwable cause = started.failure();
+      while ((cause instanceof CompletionException || cause instanceof UncheckedIOException)
+          && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
       getContext().getLog().warn("could not start the {}", dialect.processName(), cause);
       if (running != null) {
         finish(running, 127, Notices.cannotStart(dialect, cause));
@@ -141,6 +148,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
       return this;
     }
     process = started.process();
+    processServed = false;
     getContext().getLog().debug("{} started, pid {}", dialect.processName(), process.pid());
     if (running != null) {
       dispatch(running);
@@ -193,6 +201,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
       exited.source().close();
       return this;
     }
+    timers.cancel(TimerKey.GRACE); // it is gone already; no kill to report
     // children left behind would hold the pipes open and keep the readers from end-of-file
     exited.source().destroyTree();
     running.exited(exited.exitValue());
@@ -301,6 +310,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     if (run.readStdinAtEof()) {
       notice = Notices.join(notice, Notices.STDIN_CLOSED);
     }
+    processServed = true;
     finish(run, exitCode, notice);
   }
 
@@ -322,7 +332,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
           : Notices.died(dialect, exitValue);
     } else {
       exitCode = exitValue;
-      notice = Notices.died(dialect, exitValue);
+      // setsid/env report a missing or unusable interpreter as 127/126 once the JDK has already started them
+      boolean neverStarted = !processServed && (exitValue == 126 || exitValue == 127);
+      notice = neverStarted ? Notices.neverStarted(dialect, exitValue) : Notices.died(dialect, exitValue);
     }
     finish(run, exitCode, notice);
   }

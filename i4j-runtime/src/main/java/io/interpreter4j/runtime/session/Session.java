@@ -11,7 +11,10 @@ import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.core.prompt.PromptBuilder;
+import io.interpreter4j.core.safety.AnalysisContext;
+import io.interpreter4j.core.safety.DangerAnalyzer;
 import io.interpreter4j.runtime.approval.ApprovalGate;
+import io.interpreter4j.runtime.approval.Safety;
 import io.interpreter4j.runtime.llm.LlmStreamer;
 import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.ReplConfig;
@@ -146,7 +149,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
             backoff, streamerAdapter)).onFailure(SupervisorStrategy.restart()),
         "llm-streamer");
     this.gate = context.spawn(
-        Behaviors.supervise(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver()))
+        Behaviors.supervise(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver(),
+                new Safety(new DangerAnalyzer(), settings.approvalRules(),
+                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home"))),
+                    spec.approver().interactive(), settings.dangerouslyAllowAll())))
             .onFailure(SupervisorStrategy.restart()),
         "approval-gate");
     this.retry = context.spawn(
@@ -363,7 +369,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private Behavior<Command> onDecision(FromGate m) {
     if (m.reply() instanceof ApprovalGate.Asking asking) {
       if (phase == Phase.AWAITING_APPROVAL && pendingOrRunning(asking.block()) != null) {
-        events.publish(new EventPayload.ApprovalRequested(asking.block(), asking.language(), asking.code()));
+        events.publish(new EventPayload.ApprovalRequested(asking.block(), asking.language(), asking.code(),
+            asking.risk(), asking.flags()));
       }
       return this;
     }
@@ -374,7 +381,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
     }
     touch();
     awaitingBlock = null;
-    events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason()));
+    events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason(), d.risk(), d.flags(),
+        "edited".equals(d.decision()) ? d.code() : null));
     if (!d.runs()) {
       if (d.unanswerable()) {
         results.add(PromptBuilder.declined(d.block(), d.reason()));

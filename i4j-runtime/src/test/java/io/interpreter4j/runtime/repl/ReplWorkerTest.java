@@ -225,6 +225,30 @@ class ReplWorkerTest {
     }
 
     @Test
+    void multiByteCharactersSurviveBeingSplitAcrossReads() throws Exception {
+      var worker = worker(config("python"));
+      // 9 bytes per line never lines up with the 8192-char reads, so characters straddle chunk edges
+      Run run = run(worker, 1, "print('h\u00e9\u2713\\U0001F600' * 5000)\nprint('\u00e9', end='')");
+      String expected = "h\u00e9\u2713\uD83D\uDE00".repeat(5000) + "\n\u00e9";
+      assertEquals(expected, run.stdout());
+      assertEquals(expected, Files.readString(run.result().outputFile()));
+    }
+
+    @Test
+    void anInterpreterThatCannotStartIsReportedAndNothingHangs() {
+      var worker = worker(config("python").withPythonExecutable("/nonexistent/python3"));
+      Run run = run(worker, 1, "print(1)");
+      assertEquals(127, run.exitCode());
+      assertTrue(run.notice().contains("could not be started"), run.notice());
+      assertTrue(run.notice().contains("/nonexistent/python3"), run.notice());
+
+      var onPath = worker(config("python").withPythonExecutable("python3-that-does-not-exist"));
+      Run missing = run(onPath, 1, "print(1)");
+      assertEquals(127, missing.exitCode());
+      assertTrue(missing.notice().contains("could not be started"), missing.notice());
+    }
+
+    @Test
     void aGuessedMarkerLineDoesNotEndTheBlock() throws Exception {
       var worker = worker(config("python"));
       String code = String.join("\n",

@@ -1,0 +1,68 @@
+package io.interpreter4j.cli;
+
+import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.session.SessionManager;
+import io.interpreter4j.server.Server;
+import io.interpreter4j.server.ServerConfig;
+import io.interpreter4j.server.ServerHandle;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.pekko.actor.typed.ActorSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+/** {@code i4j serve}: the HTTP API, live event streams and the web dashboard, until Ctrl-C or SIGTERM. */
+@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = {
+        "Serve the HTTP API and the web dashboard: start sessions, watch them live, approve their code.",
+        "Authentication is always on: the token comes from I4J_TOKEN or is generated and printed inside the "
+            + "dashboard URL. Loopback only unless --allow-remote. See docs/server.md."},
+    footer = {"", "Example:", "  i4j serve --model replay:examples/hello.json"})
+final class ServeCommand implements Callable<Integer> {
+
+  @Mixin CommonOptions options;
+
+  @Option(names = "--host", paramLabel = "ADDRESS", description = "Address to listen on. Default: 127.0.0.1.")
+  String host = ServerConfig.DEFAULT_HOST;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "Port to listen on (0: any free port). Default: 8717.")
+  int port = ServerConfig.DEFAULT_PORT;
+
+  @Option(names = "--allow-remote", description = "Allow listening on a non-loopback address (prints a warning).")
+  boolean allowRemote;
+
+  @Override
+  public Integer call() throws Exception {
+    Map<String, String> env = System.getenv();
+    SessionLauncher launcher = new SessionLauncher(options, env, System.out);
+    ActorSystem<SessionManager.Command> system = CliSession.startSystem(launcher.config);
+    ServerHandle server;
+    try {
+      HostInfo hostInfo = CliSession.host(launcher.settings, env);
+      ServerConfig config = ServerConfig.defaults().withHost(host).withPort(port).withAllowRemote(allowRemote)
+          .withToken(ServerConfig.tokenFrom(env));
+      server = Server.start(system, config, launcher.settings, launcher.models(options, system), hostInfo);
+    } catch (IllegalArgumentException e) {
+      system.terminate();
+      throw new ModelFactory.UsageException(e.getMessage());
+    } catch (RuntimeException e) {
+      system.terminate();
+      throw new ModelFactory.UsageException("cannot serve on " + host + ":" + port + ": " + e.getMessage());
+    }
+    System.out.println("i4j: serving on " + server.baseUrl() + " (Ctrl-C stops)");
+    System.out.println("i4j: open the dashboard at " + server.url());
+    System.out.flush();
+    CountDownLatch stop = new CountDownLatch(1);
+    Signal.handle(new Signal("INT"), sig -> stop.countDown());
+    Signal.handle(new Signal("TERM"), sig -> stop.countDown());
+    stop.await();
+    System.out.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());
+    server.stop();
+    system.terminate();
+    system.getWhenTerminated().toCompletableFuture().get();
+    return 0;
+  }
+}

@@ -1,0 +1,60 @@
+package io.interpreter4j.core.safety;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What one analysis has found so far, shared by the bash and python analyzers as they recurse into each other:
+ * flags, plus the facts that only combine at the end (a secret read somewhere and the network used somewhere).
+ */
+final class Findings {
+
+  /** Nested shells, evals and shell-outs deeper than this are refused rather than followed. */
+  static final int MAX_DEPTH = 8;
+
+  private final Set<Flag> flags = new LinkedHashSet<>();
+  private final Set<String> secretsRead = new LinkedHashSet<>();
+  private boolean environmentRead;
+  private boolean network;
+
+  void add(Flag flag) {
+    if (flag != null) {
+      flags.add(flag);
+    }
+  }
+
+  void secretRead(String what) {
+    secretsRead.add(what);
+  }
+
+  void environmentRead() {
+    environmentRead = true;
+  }
+
+  void network() {
+    network = true;
+  }
+
+  /** The risk once the block-wide facts are combined: reading a secret is MEDIUM, with the network it is HIGH. */
+  Risk toRisk() {
+    List<Flag> all = new ArrayList<>(flags);
+    List<String> secrets = new ArrayList<>(secretsRead);
+    if (environmentRead) {
+      secrets.add("the environment");
+    }
+    if (!secrets.isEmpty()) {
+      String what = String.join(", ", secrets);
+      if (network) {
+        all.add(Flag.high("secret-exfiltration", "sends " + what + " over the network"));
+      } else if (!secretsRead.isEmpty()) {
+        all.add(Flag.medium("secret-read", "reads " + String.join(", ", secretsRead)));
+      }
+      if (environmentRead && !network) {
+        all.add(Flag.medium("env-dump", "dumps the environment, which may hold secrets"));
+      }
+    }
+    return Risk.of(all);
+  }
+}

@@ -1,0 +1,395 @@
+package io.interpreter4j.core.safety;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Judges what deleting, writing, moving or re-permissioning a resolved path means for this machine: the same
+ * rules serve rm and shutil.rmtree, shell redirections and python's open(..., 'w').
+ */
+final class PathJudge {
+
+  /** Where a path lies; checked in this order, so a project inside /opt is still "inside the working directory". */
+  enum Kind { ROOT, HOME, ABOVE_HOME, WORKDIR, ABOVE_WORKDIR, INSIDE_WORKDIR, HOME_DOT, CREATED, SYSTEM, OUTSIDE }
+
+  /**
+   * A path an operation acts on.
+   *
+   * @param path absolute and normalised; when {@code glob} is set, the directory the glob is expanded in
+   * @param glob the unexpanded rest ("*", "*.log", "*&#47;node_modules"), or null
+   */
+  record Target(Path path, String glob) {
+
+    /** A glob that matches (nearly) everything in its directory: "*", ".*", "*.*", "?*". */
+    boolean broadGlob() {
+      if (glob == null) {
+        return false;
+      }
+      for (int k = 0; k < glob.length(); k++) {
+        char c = glob.charAt(k);
+        if (c != '*' && c != '?' && c != '.') {
+          return false;
+        }
+      }
+      return glob.indexOf('*') >= 0 || glob.indexOf('?') >= 0;
+    }
+  }
+
+  private static final Path ROOT = Path.of("/");
+
+  /** Top-level directories that belong to the system (Linux and macOS). */
+  private static final Set<String> SYSTEM_ROOTS = Set.of(
+      "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "run",
+      "sbin", "srv", "sys", "usr", "var", "snap", "System", "Library", "Applications", "private",
+      "cores", "mnt", "media", "efi");
+
+  /** Scratch space under system roots that any user may fill and empty. */
+  private static final List<Path> NOT_SYSTEM = List.of(
+      "/var/tmp", "/var/folders", "/private/tmp", "/private/var/folders", "/dev/shm", "/run/user")
+      .stream().map(Path::of).toList();
+
+  private static final Set<String> HARMLESS_DEVICES = Set.of(
+      "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+      "/dev/tty", "/dev/full");
+
+  private static final Set<String> SHELL_RC = Set.of(
+      ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv",
+      ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".xprofile", ".xinitrc", ".xsession",
+      ".config/fish/config.fish");
+
+  private static final Set<String> HISTORY = Set.of(
+      ".bash_history", ".zsh_history", ".zhistory", ".history", ".sh_history", ".python_history",
+      ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".lesshst", "fish_history");
+
+  private static final Set<String> SECRET_HOME_ENTRIES = Set.of(
+      ".aws", ".gnupg", ".azure", ".password-store", ".kube", ".netrc", ".pgpass", ".git-credentials", ".npmrc",
+      ".pypirc", ".my.cnf", ".vault-token", ".terraformrc");
+
+  private static final Set<String> ENV_TEMPLATES = Set.of(".env.example", ".env.sample", ".env.template", ".env.dist");
+
+  private static final Set<String> SSH_PUBLIC = Set.of("config", "known_hosts", "known_hosts.old", "authorized_keys");
+
+  private static final Set<String> SYSTEM_SECRETS = Set.of(
+      "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd", "/etc/shadow-", "/etc/gshadow-");
+
+  private final AnalysisContext ctx;
+  private final Path workdir;
+  private final Path home;
+  private final Set<Path> created;
+
+  PathJudge(AnalysisContext ctx) {
+    this.ctx = ctx;
+    this.workdir = ctx.workdir();
+    this.home = ctx.home();
+    this.created = new HashSet<>(ctx.createdBySession());
+  }
+
+  private int temps;
+
+  /** A stand-in for the directory {@code mktemp -d} or {@code tempfile.mkdtemp()} will create; counts as created. */
+  Path newTempDirectory() {
+    Path p = Path.of("/tmp", "i4j-mktemp-" + (++temps));
+    created.add(p);
+    return p;
+  }
+
+  AnalysisContext context() {
+    return ctx;
+  }
+
+  /** Remembers a path the block itself creates (mkdir, mktemp, venv), so deleting it later is fine. */
+  void created(Path p) {
+    Kind k = kind(p);
+    if (k == Kind.INSIDE_WORKDIR || k == Kind.OUTSIDE || k == Kind.CREATED) {
+      created.add(p);
+    }
+  }
+
+  boolean isCreated(Path p) {
+    for (Path c : created) {
+      if (p.startsWith(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Kind kind(Path p) {
+    if (p.equals(ROOT) || p.getNameCount() == 0) {
+      return Kind.ROOT;
+    }
+    if (p.equals(home)) {
+      return Kind.HOME;
+    }
+    if (home.startsWith(p)) {
+      return Kind.ABOVE_HOME;
+    }
+    if (p.equals(workdir)) {
+      return Kind.WORKDIR;
+    }
+    if (workdir.startsWith(p)) {
+      return Kind.ABOVE_WORKDIR;
+    }
+    boolean inWork = p.startsWith(workdir);
+    if (inWork && !workdir.equals(home)) {
+      return Kind.INSIDE_WORKDIR;
+    }
+    if (isHomeDot(p)) {
+      return Kind.HOME_DOT;
+    }
+    if (inWork) {
+      return Kind.INSIDE_WORKDIR;
+    }
+    if (isCreated(p)) {
+      return Kind.CREATED;
+    }
+    if (isSystem(p)) {
+      return Kind.SYSTEM;
+    }
+    return Kind.OUTSIDE;
+  }
+
+  /** Lower is worse: orders candidate values of a loop variable by what deleting them would destroy. */
+  int danger(Path p) {
+    return switch (kind(p)) {
+      case ROOT -> 0;
+      case HOME -> 1;
+      case ABOVE_HOME -> 2;
+      case ABOVE_WORKDIR -> 3;
+      case WORKDIR -> 4;
+      case SYSTEM -> 5;
+      case HOME_DOT -> 6;
+      case OUTSIDE -> 7;
+      case CREATED -> 8;
+      case INSIDE_WORKDIR -> 9;
+    };
+  }
+
+  private boolean isHomeDot(Path p) {
+    return p.startsWith(home) && !p.equals(home) && home.relativize(p).getName(0).toString().startsWith(".");
+  }
+
+  private static boolean isSystem(Path p) {
+    for (Path safe : NOT_SYSTEM) {
+      if (p.startsWith(safe) && !p.equals(safe)) {
+        return false;
+      }
+    }
+    return p.isAbsolute() && p.getNameCount() > 0 && SYSTEM_ROOTS.contains(p.getName(0).toString());
+  }
+
+  boolean isDevice(Path p) {
+    String s = p.toString();
+    return s.startsWith("/dev/") && !HARMLESS_DEVICES.contains(s) && !s.startsWith("/dev/fd/")
+        && !s.startsWith("/dev/shm/") && !s.startsWith("/dev/pts/") && !s.startsWith("/dev/tcp/")
+        && !s.startsWith("/dev/udp/");
+  }
+
+  private String homeRelative(Path p) {
+    return p.startsWith(home) && !p.equals(home) ? home.relativize(p).toString().replace('\\', '/') : null;
+  }
+
+  boolean isShellRc(Path p) {
+    String rel = homeRelative(p);
+    return rel != null && SHELL_RC.contains(rel);
+  }
+
+  boolean isHistory(Path p) {
+    Path name = p.getFileName();
+    return name != null && HISTORY.contains(name.toString()) && (p.startsWith(home) || p.startsWith(workdir));
+  }
+
+  boolean isSsh(Path p) {
+    String rel = homeRelative(p);
+    return rel != null && (rel.equals(".ssh") || rel.startsWith(".ssh/"));
+  }
+
+  /** A short description of the secret a path holds ("~/.ssh/id_rsa", "/etc/shadow"), or null. */
+  String secret(Path p) {
+    String s = p.toString();
+    if (SYSTEM_SECRETS.contains(s) || s.startsWith("/etc/ssl/private")
+        || (s.startsWith("/proc/") && s.endsWith("/environ"))) {
+      return s;
+    }
+    Path name = p.getFileName();
+    if (name != null) {
+      String n = name.toString();
+      if (n.equals(".env") || (n.startsWith(".env.") && !ENV_TEMPLATES.contains(n))) {
+        return display(p);
+      }
+    }
+    String rel = homeRelative(p);
+    if (rel == null) {
+      return null;
+    }
+    String[] segs = rel.split("/");
+    String first = segs[0];
+    if (first.equals(".ssh")) {
+      if (segs.length == 1) {
+        return "~/.ssh";
+      }
+      String last = segs[segs.length - 1];
+      return last.endsWith(".pub") || SSH_PUBLIC.contains(last) ? null : "~/" + rel;
+    }
+    if (SECRET_HOME_ENTRIES.contains(first)) {
+      return "~/" + rel;
+    }
+    if (first.equals(".docker") && (segs.length == 1 || rel.equals(".docker/config.json"))) {
+      return "~/" + rel;
+    }
+    if (first.equals(".config") && segs.length >= 2
+        && (segs[1].equals("gcloud") || segs[1].equals("gh") || segs[1].equals("hub"))) {
+      return "~/" + rel;
+    }
+    return null;
+  }
+
+  /** Whether archiving or copying the path wholesale would carry secrets along (/, /home, ~). */
+  boolean containsSecrets(Path p) {
+    return home.startsWith(p) || secret(p) != null;
+  }
+
+  /** A path as a user reads it: "~/x" under home, else absolute. */
+  String display(Path p) {
+    if (p.equals(home)) {
+      return "~";
+    }
+    String rel = homeRelative(p);
+    return rel != null ? "~/" + rel : p.toString();
+  }
+
+  String display(Target t) {
+    String base = display(t.path());
+    if (t.glob() == null) {
+      return base;
+    }
+    return base.endsWith("/") ? base + t.glob() : base + "/" + t.glob();
+  }
+
+  /** rm -r, shutil.rmtree, find -delete. */
+  Flag recursiveDelete(Target t) {
+    Kind k = kind(t.path());
+    boolean glob = t.glob() != null;
+    String what = display(t);
+    return switch (k) {
+      case ROOT -> Flag.high("rm-recursive-root", glob ? "recursive delete of everything under /" : "recursive delete of /");
+      case HOME -> Flag.high("rm-recursive-home",
+          glob ? "recursive delete of everything in the home directory" : "recursive delete of the home directory");
+      case ABOVE_HOME -> Flag.high("rm-recursive-home", "recursive delete of " + what + ", which holds the home directory");
+      case WORKDIR -> glob && !t.broadGlob() ? null : Flag.high(glob ? "rm-recursive-glob" : "rm-recursive-workdir",
+          glob ? "recursive delete of everything in the working directory" : "recursive delete of the working directory");
+      case ABOVE_WORKDIR -> Flag.high("rm-recursive-workdir",
+          "recursive delete of " + what + ", which holds the working directory");
+      case INSIDE_WORKDIR, CREATED -> null;
+      case HOME_DOT -> Flag.high("rm-recursive-dotfiles", "recursive delete of " + what);
+      case SYSTEM -> Flag.high("rm-recursive-system", "recursive delete of system path " + what);
+      case OUTSIDE -> Flag.high("rm-recursive-outside", "recursive delete outside the working directory: " + what);
+    };
+  }
+
+  /** rm without -r, os.remove, Path.unlink. */
+  Flag delete(Target t) {
+    Kind k = kind(t.path());
+    String what = display(t);
+    if (t.glob() != null && t.broadGlob()) {
+      return switch (k) {
+        case ROOT, HOME, ABOVE_HOME, ABOVE_WORKDIR, SYSTEM -> Flag.high("rm-broad", "deletes every file in " + display(t.path()));
+        case WORKDIR -> Flag.medium("rm-all-files", "deletes every file in the working directory");
+        case INSIDE_WORKDIR, CREATED -> null;
+        default -> Flag.medium("rm-outside", "deletes files outside the working directory: " + what);
+      };
+    }
+    return switch (k) {
+      case HOME_DOT -> {
+        if (isHistory(t.path())) {
+          yield Flag.high("history-wipe", "deletes shell history " + what);
+        }
+        boolean direct = home.relativize(t.path()).getNameCount() == 1;
+        yield isSsh(t.path()) || isShellRc(t.path()) || secret(t.path()) != null || direct
+            ? Flag.high("rm-dotfile", "deletes " + what)
+            : Flag.medium("rm-outside", "deletes a file outside the working directory: " + what);
+      }
+      case SYSTEM -> Flag.high("rm-system", "deletes system file " + what);
+      case OUTSIDE -> Flag.medium("rm-outside", "deletes a file outside the working directory: " + what);
+      default -> isHistory(t.path()) ? Flag.high("history-wipe", "deletes shell history " + what) : null;
+    };
+  }
+
+  /** Redirections, tee, cp/mv/ln destinations, dd of=, open(..., 'w'). */
+  Flag write(Target t, boolean append) {
+    Path p = t.path();
+    String what = display(t);
+    if (p.toString().startsWith("/dev/")) {
+      return isDevice(p) ? Flag.high("disk-write", "writes to device " + what) : null;
+    }
+    if (isHistory(p)) {
+      return append ? null : Flag.high("history-wipe", "overwrites shell history " + what);
+    }
+    Kind k = kind(p);
+    if (k == Kind.HOME_DOT) {
+      if (isSsh(p)) {
+        return Flag.high("write-ssh", "writes to " + what);
+      }
+      if (isShellRc(p)) {
+        return append ? Flag.medium("append-shell-rc", "appends to " + what + ", which runs in every new shell")
+            : Flag.high("overwrite-dotfile", "overwrites " + what);
+      }
+      boolean direct = home.relativize(p).getNameCount() == 1;
+      if (secret(p) != null || direct) {
+        return append ? Flag.medium("append-dotfile", "appends to " + what)
+            : Flag.high("overwrite-dotfile", "overwrites " + what);
+      }
+      return Flag.medium("write-dotfile", "writes to " + what);
+    }
+    if (k == Kind.SYSTEM) {
+      return Flag.high("system-file-write", (append ? "writes to system file " : "overwrites system file ") + what);
+    }
+    return null;
+  }
+
+  /** The source of mv, shutil.move, os.rename. */
+  Flag moveSource(Target t) {
+    Kind k = kind(t.path());
+    String what = display(t);
+    return switch (k) {
+      case ROOT -> Flag.high("mv-system", "moves / away");
+      case HOME, ABOVE_HOME -> Flag.high("mv-system", "moves the home directory away");
+      case WORKDIR, ABOVE_WORKDIR -> Flag.high("mv-system", "moves the working directory away");
+      case SYSTEM -> Flag.high("mv-system", "moves system path " + what);
+      case HOME_DOT -> {
+        if (isHistory(t.path())) {
+          yield Flag.high("history-wipe", "moves shell history " + what + " away");
+        }
+        // without ~/.ssh or a credentials file the user is locked out of remote machines
+        yield isSsh(t.path()) || secret(t.path()) != null ? Flag.high("mv-dotfile", "moves " + what + " away")
+            : Flag.medium("mv-dotfile", "moves " + what);
+      }
+      default -> null;
+    };
+  }
+
+  /** The destination of mv: a device destroys what is moved there. */
+  Flag moveDestination(Target t) {
+    if (t.path().toString().startsWith("/dev/")) {
+      return Flag.high("move-to-device", "moves a file onto " + display(t) + ", destroying it");
+    }
+    return write(t, false);
+  }
+
+  /** chmod, chown, chgrp. */
+  Flag permissions(Target t, boolean recursive, String tool) {
+    Kind k = kind(t.path());
+    String what = display(t);
+    return switch (k) {
+      case ROOT, ABOVE_HOME, SYSTEM, ABOVE_WORKDIR -> recursive
+          ? Flag.high(tool + "-recursive-system", tool + " -R on " + what)
+          : Flag.high(tool + "-system", tool + " on system path " + what);
+      case HOME -> recursive ? Flag.high(tool + "-recursive-system", tool + " -R on the home directory")
+          : Flag.medium(tool + "-home", tool + " on the home directory");
+      case HOME_DOT, OUTSIDE -> recursive ? Flag.medium(tool + "-recursive-outside", tool + " -R outside the working directory: " + what) : null;
+      default -> null;
+    };
+  }
+}

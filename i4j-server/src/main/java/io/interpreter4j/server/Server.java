@@ -1,0 +1,131 @@
+package io.interpreter4j.server;
+
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.runtime.session.SessionManager;
+import io.interpreter4j.server.http.ApiErrors;
+import io.interpreter4j.server.http.DashboardRoutes;
+import io.interpreter4j.server.http.EventRoutes;
+import io.interpreter4j.server.http.OpsRoutes;
+import io.interpreter4j.server.http.Security;
+import io.interpreter4j.server.http.SessionRoutes;
+import io.interpreter4j.server.hub.SessionFactory;
+import io.interpreter4j.server.hub.SessionHub;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.settings.ServerSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code i4j serve}: the HTTP API, the event streams and the dashboard, on Pekko HTTP. Loopback only unless told
+ * otherwise; every endpoint but {@code /healthz} needs the token (or the dashboard cookie it buys).
+ */
+public final class Server extends AllDirectives {
+  private static final Logger LOG = LoggerFactory.getLogger(Server.class);
+  private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
+
+  private Server() {}
+
+  /**
+   * Binds the server and returns once it listens.
+   *
+   * @param system       the actor system whose guardian is the session manager (sessions are created there)
+   * @param config       where to listen and how to guard
+   * @param baseSettings the settings each API session starts from (model, workdir, limits, data dir)
+   * @param models       a fresh model provider per session, from a model spec ({@code replay:PATH}, ...); throws
+   *                     IllegalArgumentException with a helpful message for one it cannot serve
+   * @param host         facts about this machine for the system prompt
+   * @throws IllegalArgumentException when binding a non-loopback address without {@code allowRemote}
+   * @throws IllegalStateException    when the address cannot be bound (port in use, ...)
+   */
+  public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
+                                   Settings baseSettings, Function<String, ModelProvider> models, HostInfo host) {
+    if (!Security.isLoopback(config.host())) {
+      if (!config.allowRemote()) {
+        throw new IllegalArgumentException("binding to " + config.host() + " needs --allow-remote");
+      }
+      LOG.warn("i4j serve listens on {}: anyone who can reach this address and has the token can run code on "
+          + "this machine as {}", config.host(), System.getProperty("user.name"));
+    }
+    String token = config.token() == null || config.token().isBlank() ? ServerConfig.generateToken() : config.token();
+    if (token.length() < 16) {
+      LOG.warn("the I4J_TOKEN is short ({} characters); a guessable token lets others run code here",
+          token.length());
+    }
+    SessionHub hub = new SessionHub(system, config.ringSize(), config.ringBytes());
+    Security security = new Security(token, config.host(), config.allowRemote(), config.allowedOrigins(),
+        config.maxAuthFailures(), hub.metrics(), Clock.systemUTC());
+    Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
+    SessionFactory factory = new SessionFactory(system, baseSettings, models, host, hub);
+    Route route = new Server().route(security,
+        new DashboardRoutes(security),
+        new SessionRoutes(hub, factory, blocking),
+        new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
+        new OpsRoutes(hub));
+
+    ServerBinding binding;
+    try {
+      binding = bind(system, config, route);
+    } catch (RuntimeException e) {
+      hub.shutdown();
+      throw e;
+    }
+    security.bound(binding.localAddress().getPort());
+    String baseUrl = "http://" + Security.hostForUrl(config.host()) + ":" + binding.localAddress().getPort();
+    ServerHandle handle = new ServerHandle(binding, hub, baseUrl, token);
+    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "i4j-server-stop",
+        () -> CompletableFuture.supplyAsync(() -> {
+          handle.stop();
+          return Done.getInstance();
+        }, blocking));
+    return handle;
+  }
+
+  private Route route(Security security, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
+                      OpsRoutes ops) {
+    return security.secureHeaders(() ->
+        handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
+            handleRejections(ApiErrors.rejectionHandler(), () ->
+                security.checkHost(() -> concat(
+                    ops.health(),
+                    dashboard.routes(),
+                    security.checkOrigin(() -> security.authenticated(() -> concat(
+                        sessions.routes(),
+                        events.routes(),
+                        ops.routes()))))))));
+  }
+
+  private static ServerBinding bind(ActorSystem<?> system, ServerConfig config, Route route) {
+    ServerSettings settings = ServerSettings.create(system.classicSystem()).withRemoteAddressAttribute(true);
+    try {
+      return Http.get(system).newServerAt(config.host(), config.port()).withSettings(settings).bind(route)
+          .toCompletableFuture().get(BIND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": "
+          + cause.getMessage(), cause);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port()
+          + ": no answer within " + BIND_TIMEOUT.toSeconds() + " s", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while binding " + config.host() + ":" + config.port(), e);
+    }
+  }
+}

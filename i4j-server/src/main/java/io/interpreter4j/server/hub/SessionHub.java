@@ -1,0 +1,217 @@
+package io.interpreter4j.server.hub;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.runtime.approval.Approver;
+import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.runtime.session.SessionIds;
+import io.interpreter4j.server.approval.HttpApprover;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.japi.Pair;
+import org.apache.pekko.stream.BoundedSourceQueue;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * Every session the server shows: those created through the API and those attached from elsewhere (an interactive
+ * terminal session with {@code i4j --dashboard}). Sessions stay listed after they stop, so their transcripts stay
+ * readable. A session is registered <em>before</em> it is created, so that its first event already reaches the hub:
+ * {@link #register} gives the subscriber (and approver) to put into its {@code SessionSpec}, {@link #attach} the
+ * actor once it exists.
+ */
+public final class SessionHub {
+  private static final AtomicLong WATCHERS = new AtomicLong();
+
+  /** What a session needs from the hub before it starts: put these into its {@code SessionSpec}. */
+  public record Registration(String id, Consumer<Event> subscriber, Approver approver, SessionEntry entry) {}
+
+  private final ConcurrentMap<String, SessionEntry> entries = new ConcurrentHashMap<>();
+  private final Set<LiveFeed<Event>> globalFeeds = ConcurrentHashMap.newKeySet();
+  private final ServerMetrics metrics = new ServerMetrics();
+  private final HttpApprover approver = new HttpApprover();
+  private final AtomicInteger openFeeds = new AtomicInteger();
+  private final int ringSize;
+  private final long ringBytes;
+  private final Materializer materializer;
+  private final ActorRef<SessionWatcher.Command> watcher;
+
+  /**
+   * @param ringSize  recent events kept per running session for replays
+   * @param ringBytes about how much of their text, at most
+   */
+  public SessionHub(ActorSystem<?> system, int ringSize, long ringBytes) {
+    this.ringSize = ringSize;
+    this.ringBytes = ringBytes;
+    this.materializer = Materializer.matFromSystem(system);
+    this.watcher = system.systemActorOf(SessionWatcher.create(this::ended),
+        "i4j-session-watcher-" + WATCHERS.incrementAndGet(), Props.empty());
+  }
+
+  /**
+   * Registers a session about to be created.
+   *
+   * @param dataDir      the data dir of its settings (its journal and output files are under it)
+   * @param approvedHere whether the dashboard answers its approval questions (then use {@link Registration#approver()})
+   * @throws IllegalArgumentException if the id is not a valid session id or is already registered
+   */
+  public Registration register(String id, Path dataDir, boolean approvedHere) {
+    if (!SessionIds.isValid(id)) {
+      throw new IllegalArgumentException("invalid session id '" + id + "'");
+    }
+    SessionEntry entry = new SessionEntry(id, dataDir, approvedHere, ringSize, ringBytes, this);
+    if (entries.putIfAbsent(id, entry) != null) {
+      throw new IllegalArgumentException("a session with id '" + id + "' is already registered");
+    }
+    return new Registration(id, entry::accept, approver, entry);
+  }
+
+  /** The session actor of a registered session: from now on the API can message, interrupt and stop it. */
+  public void attach(String id, ActorRef<Session.Command> session) {
+    SessionEntry entry = entries.get(id);
+    if (entry == null) {
+      throw new IllegalArgumentException("no session '" + id + "' is registered; call register first");
+    }
+    entry.attach(session);
+    watcher.tell(new SessionWatcher.Watch(id, session));
+  }
+
+  /** Forgets a session that could not be created. */
+  public void unregister(String id) {
+    entries.remove(id);
+    approver.forget(id);
+  }
+
+  public Optional<SessionEntry> find(String id) {
+    return Optional.ofNullable(entries.get(id));
+  }
+
+  /** All sessions, newest first. */
+  public List<SessionEntry> all() {
+    return entries.values().stream()
+        .sorted(Comparator.comparing(SessionEntry::id).reversed())
+        .toList();
+  }
+
+  public ServerMetrics metrics() {
+    return metrics;
+  }
+
+  /** Answers the approval questions of the sessions registered with {@code approvedHere}. */
+  public HttpApprover approver() {
+    return approver;
+  }
+
+  /** Live events of every session, from now on; completes when the client falls {@code bufferSize} behind. */
+  public Source<EventLine, NotUsed> allEvents(int bufferSize) {
+    Pair<BoundedSourceQueue<Event>, Source<Event, NotUsed>> live =
+        Source.<Event>queue(bufferSize).preMaterialize(materializer);
+    LiveFeed<Event> feed = new LiveFeed<>(live.first(), e -> true, metrics::sseOverflow);
+    globalFeeds.add(feed);
+    return live.second().map(EventLine::of)
+        .watchTermination((mat, done) -> {
+          feedOpened();
+          done.whenComplete((d, failure) -> {
+            feed.complete();
+            globalFeeds.remove(feed);
+            feedClosed();
+          });
+          return mat;
+        });
+  }
+
+  public Materializer materializer() {
+    return materializer;
+  }
+
+  /** {@code GET /metrics}. */
+  public String metricsText() {
+    return metrics.render(entries.values().stream().map(SessionEntry::view).toList(), openFeeds.get());
+  }
+
+  /** {@code GET /api/summary}: turns running, blocks running and questions waiting, over live sessions. */
+  public ObjectNode summary() {
+    int active = 0;
+    int running = 0;
+    int waiting = 0;
+    int live = 0;
+    for (SessionEntry entry : entries.values()) {
+      SessionView v = entry.view();
+      if (v.stopped()) {
+        continue;
+      }
+      live++;
+      if (SessionView.RUNNING.contains(v.status())) {
+        active++;
+      }
+      if (v.runningLanguage() != null) {
+        running++;
+      }
+      if (v.pendingApproval() != null) {
+        waiting++;
+      }
+    }
+    ObjectNode n = EventCodec.mapper().createObjectNode();
+    n.put("activeSessions", active);
+    n.put("runningBlocks", running);
+    n.put("approvalsWaiting", waiting);
+    n.put("liveSessions", live);
+    n.put("totalSessions", entries.size());
+    return n;
+  }
+
+  /** Ends every open event stream (the server is stopping). */
+  public void closeFeeds() {
+    entries.values().forEach(SessionEntry::closeFeeds);
+    globalFeeds.forEach(LiveFeed::complete);
+    globalFeeds.clear();
+  }
+
+  /** Ends every event stream and stops watching sessions (the server has stopped). */
+  public void shutdown() {
+    closeFeeds();
+    watcher.tell(SessionWatcher.Stop.INSTANCE);
+  }
+
+  Collection<SessionEntry> entries() {
+    return entries.values();
+  }
+
+  void broadcast(Event event) {
+    for (LiveFeed<Event> feed : globalFeeds) {
+      if (!feed.offer(event)) {
+        globalFeeds.remove(feed);
+      }
+    }
+  }
+
+  void feedOpened() {
+    openFeeds.incrementAndGet();
+  }
+
+  void feedClosed() {
+    openFeeds.decrementAndGet();
+  }
+
+  private void ended(String id) {
+    SessionEntry entry = entries.get(id);
+    if (entry != null) {
+      entry.end();
+    }
+    approver.forget(id);
+  }
+}

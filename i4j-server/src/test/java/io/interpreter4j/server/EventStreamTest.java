@@ -1,0 +1,198 @@
+package io.interpreter4j.server;
+
+import static io.interpreter4j.server.TestServer.WAIT;
+import static io.interpreter4j.server.TestServer.body;
+import static io.interpreter4j.server.TestServer.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.core.event.EventCodec;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The event streams: replay from the first event, resume with Last-Event-ID, the all-sessions stream, slow clients. */
+class EventStreamTest {
+  @TempDir static Path tmp;
+  private static TestServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = new TestServer(tmp, c -> c.withKeepAlive(Duration.ofMillis(200)), ConfigFactory.empty());
+    server.cassette("default", "Nothing to run.");
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** A session streaming many small deltas with a pause between them, so a reconnect lands mid-session. */
+  private static String chattySession(TestServer on, String name) throws Exception {
+    String model = on.cassette(name, 3, 2,
+        "Working on it, step by step, with plenty of words to stream.\n\n```bash\necho streamed\n```\n",
+        "The block printed streamed, and that is the end of this rather chatty answer.");
+    return on.createSession(body("message", "chat", "model", model, "autoRun", true));
+  }
+
+  @Test
+  void aNewSubscriberGetsEveryEventFromTheFirstThenLiveOnes() throws Exception {
+    String id = chattySession(server, "from-first");
+    try (SseClient events = server.events("/api/sessions/" + id + "/events", null)) {
+      assertEquals(200, events.status());
+      assertTrue(events.response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+      List<SseClient.Frame> frames = events.until("turn_finished", WAIT);
+      SseClient.assertConsecutive(frames, 1);
+      assertEquals("session_started", frames.get(0).type());
+      assertTrue(frames.stream().anyMatch(f -> f.type().equals("assistant_delta")), "live deltas are streamed");
+      for (SseClient.Frame f : frames) {
+        assertNull(f.event(), "no event: field, so onmessage sees every event");
+        assertEquals(id, f.json().path("session").asText());
+      }
+    }
+  }
+
+  @Test
+  void resumingWithLastEventIdHasNoGapAndNoDuplicate() throws Exception {
+    String id = chattySession(server, "resume");
+    List<SseClient.Frame> seen = new ArrayList<>();
+    try (SseClient first = server.events("/api/sessions/" + id + "/events", null)) {
+      seen.addAll(first.take(7, WAIT));
+    }
+    SseClient.assertConsecutive(seen, 1);
+    String lastId = seen.get(seen.size() - 1).id();
+    assertEquals("7", lastId);
+    try (SseClient resumed = server.events("/api/sessions/" + id + "/events", lastId)) {
+      List<SseClient.Frame> rest = resumed.until("turn_finished", WAIT);
+      SseClient.assertConsecutive(rest, 8);
+      seen.addAll(rest);
+    }
+    SseClient.assertConsecutive(seen, 1);
+    assertTrue(seen.stream().anyMatch(f -> f.type().equals("output")
+        && f.json().path("text").asText().contains("streamed")));
+
+    try (SseClient again = server.events("/api/sessions/" + id + "/events", Long.toString(seen.size() - 2))) {
+      List<SseClient.Frame> tail = again.take(2, WAIT);
+      SseClient.assertConsecutive(tail, seen.size() - 1);
+      assertTrue(again.awaitComment(WAIT), "an idle stream gets keep-alive comments");
+    }
+    try (SseClient bad = server.events("/api/sessions/" + id + "/events", "seven")) {
+      assertEquals(400, bad.status());
+    }
+  }
+
+  @Test
+  void olderEventsComeFromTheJournalWhenTheRingNoLongerHasThem(@TempDir Path own) throws Exception {
+    try (TestServer small = new TestServer(own, c -> c.withRingSize(4), ConfigFactory.empty())) {
+      String id = chattySession(small, "journal");
+      try (SseClient live = small.events("/api/sessions/" + id + "/events", null)) {
+        live.until("turn_finished", WAIT);
+      }
+      Path journal = small.dataDir.resolve("sessions").resolve(id).resolve("events.jsonl");
+      List<Long> journalSeqs = new ArrayList<>();
+      for (String line : Files.readAllLines(journal)) {
+        journalSeqs.add(EventCodec.mapper().readTree(line).path("seq").asLong());
+      }
+      assertFalse(journalSeqs.isEmpty());
+      try (SseClient replay = small.events("/api/sessions/" + id + "/events", "2")) {
+        List<SseClient.Frame> frames = replay.until("turn_finished", WAIT);
+        List<Long> seqs = frames.stream().map(SseClient.Frame::seq).toList();
+        for (int i = 1; i < seqs.size(); i++) {
+          assertTrue(seqs.get(i) > seqs.get(i - 1), "strictly increasing: " + seqs);
+        }
+        List<Long> nonDelta = frames.stream().filter(f -> !f.type().equals("assistant_delta"))
+            .map(SseClient.Frame::seq).toList();
+        assertEquals(journalSeqs.stream().filter(s -> s > 2).toList(), nonDelta,
+            "every journaled event after 2, once, in order");
+        assertEquals(journalSeqs.get(journalSeqs.size() - 1), seqs.get(seqs.size() - 1));
+      }
+    }
+  }
+
+  @Test
+  void theAllSessionsStreamCarriesEverySessionsLiveEvents() throws Exception {
+    try (SseClient all = server.events("/api/events", null)) {
+      assertEquals(200, all.status());
+      String model = server.cassette("global", "```bash\necho global\n```\n", "Done.");
+      String a = server.createSession(body("message", "a", "model", model, "autoRun", true));
+      String b = server.createSession(body("message", "b", "model", model, "autoRun", true));
+      List<String> finished = new ArrayList<>();
+      while (finished.size() < 2) {
+        SseClient.Frame f = all.next(WAIT);
+        assertTrue(f != null, "stream ended");
+        assertNull(f.id(), "seqs of different sessions are not one sequence: no id");
+        if (f.type().equals("turn_finished")) {
+          finished.add(f.json().path("session").asText());
+        }
+      }
+      assertTrue(finished.containsAll(List.of(a, b)), finished.toString());
+    }
+  }
+
+  @Test
+  void aClientThatNeverReadsNeverStallsABusySession(@TempDir Path own) throws Exception {
+    try (TestServer busy = new TestServer(own, c -> c.withSseBufferSize(16),
+        ConfigFactory.parseString("pekko.http.server.socket-options.so-send-buffer-size = 4096"))) {
+      String model = busy.cassette("busy",
+          "```bash\nfor i in $(seq 1 20000); do echo \"line $i of a long and busy output\"; done\n```\n",
+          "That was a lot of output.");
+      String id = busy.createSession(body("message", "be busy", "model", model, "autoRun", true));
+      try (Socket stalled = new Socket()) {
+        stalled.setReceiveBufferSize(1024);
+        stalled.connect(new InetSocketAddress("127.0.0.1", busy.handle.port()));
+        OutputStream out = stalled.getOutputStream();
+        out.write(("GET /api/sessions/" + id + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            + TestServer.TOKEN + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        // never read from it
+
+        List<SseClient.Frame> frames = followReconnecting(busy, id);
+        assertEquals("done", frames.get(frames.size() - 1).json().path("status").asText());
+        String output = frames.stream().filter(f -> f.type().equals("output"))
+            .map(f -> f.json().path("text").asText()).collect(Collectors.joining());
+        assertTrue(output.contains("line 1 of"), "output streamed to the reading client");
+        String metrics = busy.get("/metrics").body();
+        assertFalse(metrics.contains("i4j_sse_overflows_total 0\n"), "the stalled client was cut off:\n" + metrics);
+      }
+      JsonNode session = json(busy.get("/api/sessions/" + id)).path("session");
+      assertEquals("done", session.path("status").asText());
+    }
+  }
+
+  /** Follows a session to its turn_finished as a browser would: reconnecting with Last-Event-ID when cut off. */
+  private static List<SseClient.Frame> followReconnecting(TestServer on, String id) throws Exception {
+    List<SseClient.Frame> all = new ArrayList<>();
+    String last = null;
+    for (int connection = 0; connection < 1_000; connection++) {
+      try (SseClient events = on.events("/api/sessions/" + id + "/events", last)) {
+        List<SseClient.Frame> got = events.until("turn_finished", Duration.ofMinutes(2));
+        if (!all.isEmpty() && !got.isEmpty()) {
+          assertEquals(all.get(all.size() - 1).seq() + 1, got.get(0).seq(), "no gap, no duplicate on reconnect");
+        }
+        all.addAll(got);
+        if (!all.isEmpty()) {
+          last = all.get(all.size() - 1).id();
+          if (all.get(all.size() - 1).type().equals("turn_finished")) {
+            return all;
+          }
+        }
+      }
+    }
+    throw new AssertionError("did not reach turn_finished");
+  }
+}

@@ -1,0 +1,183 @@
+package io.interpreter4j.server;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.core.config.ConfigLoader;
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.core.replay.Cassette;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.runtime.llm.ReplayModelProvider;
+import io.interpreter4j.runtime.session.SessionManager;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * A real server for tests: an actor system with the session manager, the server bound on 127.0.0.1:0 with a known
+ * token, replay cassettes registered by name ({@code replay:NAME}), and an HTTP client speaking to it.
+ */
+final class TestServer implements AutoCloseable {
+  static final String TOKEN = "test-token-0123456789abcdef";
+  static final HostInfo HOST = new HostInfo("Linux", "test", "amd64", "tester", "/tmp", "/bin/bash", "3",
+      List.of("python", "bash"));
+  static final Duration WAIT = Duration.ofSeconds(30);
+  private static final Config QUIET = ConfigFactory.parseString("""
+      pekko.loglevel = WARNING
+      pekko.stdout-loglevel = OFF
+      pekko.log-dead-letters = off
+      pekko.log-dead-letters-during-shutdown = off
+      pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+      pekko.jvm-shutdown-hooks = off
+      """);
+
+  final ActorSystem<SessionManager.Command> system;
+  final ServerHandle handle;
+  final Path dataDir;
+  final Path workdir;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  final Map<String, String> cassettes = new ConcurrentHashMap<>();
+
+  TestServer(Path tmp) throws IOException {
+    this(tmp, c -> c, ConfigFactory.empty());
+  }
+
+  TestServer(Path tmp, UnaryOperator<ServerConfig> config, Config systemConfig) throws IOException {
+    this.dataDir = Files.createDirectories(tmp.resolve("data"));
+    this.workdir = Files.createDirectories(tmp.resolve("work"));
+    Map<String, Object> flags = new HashMap<>();
+    flags.put("interpreter4j.data-dir", dataDir.toString());
+    flags.put("interpreter4j.workdir", workdir.toString());
+    flags.put("interpreter4j.model", "replay:default");
+    flags.put("interpreter4j.model-retry.min-backoff", "10ms");
+    Config root = ConfigLoader.load(null, flags, Map.of("XDG_CONFIG_HOME", tmp.resolve("no-config").toString()));
+    Settings settings = Settings.from(root, Map.of());
+    this.system = ActorSystem.create(SessionManager.create(), "server-test",
+        systemConfig.withFallback(QUIET).withFallback(root));
+    try {
+      this.handle = Server.start(system, config.apply(ServerConfig.defaults().withPort(0).withToken(TOKEN)),
+          settings, this::model, HOST);
+    } catch (RuntimeException e) {
+      system.terminate();
+      throw e;
+    }
+  }
+
+  /** replay:NAME -> a fresh provider replaying the cassette registered under NAME. */
+  ModelProvider model(String spec) {
+    if (!spec.startsWith("replay:")) {
+      throw new IllegalArgumentException("only replay:NAME models in tests");
+    }
+    String name = spec.substring("replay:".length());
+    String json = cassettes.get(name);
+    if (json == null) {
+      throw new IllegalArgumentException("no cassette named " + name);
+    }
+    return new ReplayModelProvider(spec, Cassette.parse(json, name));
+  }
+
+  /** Registers a cassette streamed in 64-character chunks; returns its model spec. */
+  String cassette(String name, String... replies) {
+    return cassette(name, 64, 0, replies);
+  }
+
+  /** Registers a cassette; returns its model spec. */
+  String cassette(String name, int chunkChars, long delayMs, String... replies) {
+    ObjectNode root = EventCodec.mapper().createObjectNode();
+    var turns = root.putArray("turns");
+    for (String reply : replies) {
+      ObjectNode t = turns.addObject();
+      t.put("reply", reply);
+      t.put("chunk_chars", chunkChars);
+      t.put("delay_ms", delayMs);
+    }
+    cassettes.put(name, root.toString());
+    return "replay:" + name;
+  }
+
+  String base() {
+    return handle.baseUrl();
+  }
+
+  HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(URI.create(base() + path)).timeout(WAIT)
+        .header("Authorization", "Bearer " + TOKEN);
+  }
+
+  HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+    return http.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return send(request(path).GET().build());
+  }
+
+  HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+    return send(request(path).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+  }
+
+  HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+    return send(request(path).DELETE().build());
+  }
+
+  static JsonNode json(HttpResponse<String> response) throws IOException {
+    return EventCodec.mapper().readTree(response.body());
+  }
+
+  /** Creates a session through the API and returns its id. */
+  String createSession(String json) throws IOException, InterruptedException {
+    HttpResponse<String> r = post("/api/sessions", json);
+    if (r.statusCode() != 201) {
+      throw new AssertionError("expected 201, got " + r.statusCode() + ": " + r.body());
+    }
+    String id = json(r).path("id").asText();
+    assertNotNull(id);
+    return id;
+  }
+
+  static String body(Object... fieldsAndValues) {
+    ObjectNode n = EventCodec.mapper().createObjectNode();
+    for (int i = 0; i < fieldsAndValues.length; i += 2) {
+      n.set((String) fieldsAndValues[i], EventCodec.mapper().valueToTree(fieldsAndValues[i + 1]));
+    }
+    return n.toString();
+  }
+
+  SseClient events(String path, String lastEventId) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path))
+        .header("Authorization", "Bearer " + TOKEN).header("Accept", "text/event-stream");
+    if (lastEventId != null) {
+      b.header("Last-Event-ID", lastEventId);
+    }
+    return SseClient.open(http, b.GET().build());
+  }
+
+  @Override
+  public void close() {
+    handle.stop();
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // best effort: the JVM of the test run ends soon
+    }
+  }
+}

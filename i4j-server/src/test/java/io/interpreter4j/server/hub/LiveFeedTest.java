@@ -1,0 +1,56 @@
+package io.interpreter4j.server.hub;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.japi.Pair;
+import org.apache.pekko.stream.BoundedSourceQueue;
+import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A feed never blocks the publisher: when its client is behind by the buffer, it is ended instead. */
+class LiveFeedTest {
+  private static ActorSystem<Void> system;
+
+  @BeforeAll
+  static void start() {
+    system = ActorSystem.create(Behaviors.empty(), "live-feed-test");
+  }
+
+  @AfterAll
+  static void stop() {
+    system.terminate();
+  }
+
+  @Test
+  void aFullFeedIsCompletedAfterWhatItQueued() throws Exception {
+    Pair<BoundedSourceQueue<Integer>, Source<Integer, NotUsed>> q = Source.<Integer>queue(4).preMaterialize(system);
+    AtomicInteger overflows = new AtomicInteger();
+    LiveFeed<Integer> feed = new LiveFeed<>(q.first(), i -> i % 10 != 0, overflows::incrementAndGet);
+    assertTrue(feed.offer(10), "filtered out, not queued");
+    // Nobody reads: past the queue (and the small buffer of the stream behind it) an offer fails at once.
+    int accepted = 0;
+    for (int i = 1; i < 1_000 && feed.offer(i * 10 + 1); i++) {
+      accepted++;
+    }
+    assertTrue(accepted >= 4 && accepted < 100, "bounded: " + accepted);
+    assertEquals(1, overflows.get());
+    assertTrue(feed.closed());
+    assertFalse(feed.offer(7));
+    List<Integer> got = q.second().runWith(Sink.seq(), system).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertEquals(accepted, got.size(), "the client gets what was queued, then the end of the stream");
+    for (int i = 0; i < got.size(); i++) {
+      assertEquals((i + 1) * 10 + 1, got.get(i));
+    }
+  }
+}

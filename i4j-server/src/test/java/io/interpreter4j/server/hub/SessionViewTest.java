@@ -1,0 +1,96 @@
+package io.interpreter4j.server.hub;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventPayload;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The view follows a session's events: status, pending approval, running block, counters. */
+class SessionViewTest {
+  private final SessionView view = new SessionView("s1", Instant.EPOCH);
+  private long seq;
+
+  private void apply(EventPayload payload) {
+    view.apply(new Event("s1", ++seq, Instant.ofEpochSecond(seq), payload));
+  }
+
+  @Test
+  void followsATurnWithAnApprovalAndABlock() {
+    apply(new EventPayload.SessionStarted("replay:x", "/tmp"));
+    assertEquals("idle", view.status());
+    apply(new EventPayload.UserMessage("List files\nand more"));
+    assertEquals("streaming", view.status());
+    apply(new EventPayload.AssistantDelta("```bash\nls\n```"));
+    apply(new EventPayload.CodeBlockEvent(1, "bash", "ls", false));
+    apply(new EventPayload.AssistantMessage("```bash\nls\n```"));
+    apply(new EventPayload.ApprovalRequested(1, "bash", "ls", "low", java.util.List.of()));
+    assertEquals("awaiting_approval", view.status());
+    assertEquals(1, view.pendingApproval().block());
+    assertEquals(1, view.lastBlock());
+    assertNull(view.decision(1));
+    assertEquals(SessionView.TurnStart.BUSY, view.tryStartTurn());
+
+    apply(new EventPayload.Approval(1, "approved", "user", null));
+    assertNull(view.pendingApproval());
+    assertEquals("approved by user", view.decision(1));
+    apply(new EventPayload.ExecStarted(1, "bash"));
+    assertEquals("executing", view.status());
+    assertEquals("bash", view.runningLanguage());
+    apply(new EventPayload.Output(1, "stdout", "a\n"));
+    apply(new EventPayload.ExecFinished(1, 0, false, false, 3, false, "/data/out-1.txt"));
+    assertNull(view.runningLanguage());
+    assertEquals("/data/out-1.txt", view.outputFile(1));
+    apply(new EventPayload.AssistantMessage("Done."));
+    apply(new EventPayload.Usage(6, 3));
+    apply(new EventPayload.Usage(4, 2));
+    apply(new EventPayload.TurnFinished("done", 2, null));
+
+    ObjectNode json = view.toJson();
+    assertEquals("done", json.path("status").asText());
+    assertEquals("List files", json.path("title").asText());
+    assertEquals("replay:x", json.path("model").asText());
+    assertEquals(2, json.path("iterations").asInt());
+    assertEquals(10, json.path("inputTokens").asLong());
+    assertEquals(5, json.path("outputTokens").asLong());
+    assertTrue(json.path("pendingApproval").isNull());
+    assertTrue(json.path("runningBlock").isNull());
+    assertEquals(Instant.ofEpochSecond(seq).toString(), json.path("lastActivity").asText());
+    assertEquals(Instant.ofEpochSecond(1).toString(), json.path("started").asText());
+  }
+
+  @Test
+  void onlyOneMessageClaimsAnIdleSessionAndNoneAStoppedOne() {
+    apply(new EventPayload.SessionStarted("m", "/"));
+    assertEquals(SessionView.TurnStart.STARTED, view.tryStartTurn());
+    assertEquals(SessionView.TurnStart.BUSY, view.tryStartTurn());
+    apply(new EventPayload.UserMessage("hi"));
+    apply(new EventPayload.TurnFinished("failed", 1, "model down"));
+    assertEquals("failed", view.status());
+    view.markStopped();
+    assertEquals(SessionView.TurnStart.STOPPED, view.tryStartTurn());
+    assertEquals("failed", view.status(), "a stopped session shows its last status");
+  }
+
+  @Test
+  void stoppingMidTurnClearsWhatWasWaiting() {
+    apply(new EventPayload.UserMessage("x"));
+    apply(new EventPayload.ApprovalRequested(1, "python", "print(1)", "low", java.util.List.of()));
+    view.markStopped();
+    assertNull(view.pendingApproval());
+    assertEquals("interrupted", view.status());
+    assertTrue(view.stopped());
+    assertFalse(view.toJson().path("stopped").isMissingNode());
+  }
+
+  @Test
+  void titlesAreTheFirstLineShortened() {
+    assertEquals("a", SessionView.titleOf("  a\nb"));
+    assertEquals(80, SessionView.titleOf("x".repeat(200)).length());
+  }
+}
