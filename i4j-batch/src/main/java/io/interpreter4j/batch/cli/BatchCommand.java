@@ -80,6 +80,10 @@ public final class BatchCommand implements Callable<Integer> {
       + "<data-dir>/batches/<hash of the task file and --out>).")
   Path journal;
 
+  @Option(names = "--dangerously-allow-all", description = "With -y, run even high-risk blocks (deny rules still "
+      + "apply). Without it a batch denies them: the model is told and may choose a safer way.")
+  boolean dangerouslyAllowAll;
+
   @Option(names = "--retry-failed", description = "Run again the tasks that finished other than done.")
   boolean retryFailed;
 
@@ -266,6 +270,9 @@ public final class BatchCommand implements Callable<Integer> {
     }
     if (workdir != null) {
       m.put("interpreter4j.workdir", workdir.toAbsolutePath().normalize().toString());
+    }
+    if (dangerouslyAllowAll) {
+      m.put("interpreter4j.approval.dangerously-allow-all", true);
     }
     return m;
   }

@@ -140,6 +140,22 @@ class BatchCommandTest {
   }
 
   @Test
+  @Timeout(60)
+  void highRiskBlocksAreDeniedUnderYesUnlessDangerouslyAllowAll() throws Exception {
+    Files.writeString(tmp.resolve("risky.json"), "{\"turns\": [{\"reply\": \"```bash\\nunset HISTFILE\\n```\"},"
+        + " {\"reply\": \"Understood.\"}]}");
+    Path file = tasks("{\"id\": \"r\", \"prompt\": \"hide it\", \"cassette\": \"risky.json\"}");
+    Path denied = tmp.resolve("denied.jsonl");
+    assertEquals(0, run(file.toString(), "-y", "--out", denied.toString()), stderr());
+    JsonNode result = read(Files.readAllLines(denied).get(0));
+    assertEquals("done", result.get("status").asText(), "the model was told and answered");
+    assertEquals(0, result.get("blocks").asInt(), "the block did not run");
+    Path allowed = tmp.resolve("allowed.jsonl");
+    assertEquals(0, run(file.toString(), "-y", "--dangerously-allow-all", "--out", allowed.toString()), stderr());
+    assertEquals(1, read(Files.readAllLines(allowed).get(0)).get("blocks").asInt());
+  }
+
+  @Test
   void usageProblemsExitTwo() throws Exception {
     assertEquals(2, run(tmp.resolve("missing.jsonl").toString()));
     assertTrue(stderr().contains("task file not found"), stderr());
