@@ -1,6 +1,7 @@
 package io.interpreter4j.batch.cli;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.batch.BatchContext;
 import io.interpreter4j.batch.BatchListener;
 import io.interpreter4j.batch.BatchOptions;
@@ -161,14 +162,6 @@ public final class BatchCommand implements Callable<Integer> {
       return usage("working directory not found: " + settings.workdir() + " (give an existing folder to --workdir)");
     }
     List<BatchTask> tasks = parsed.tasks();
-    if (settings.model().isBlank()) {
-      String lines = tasks.stream().filter(t -> t.modelSpec() == null).map(t -> Integer.toString(t.line()))
-          .limit(10).collect(Collectors.joining(", "));
-      if (!lines.isEmpty()) {
-        return usage("no model for the tasks on line(s) " + lines + ": give -m MODEL, or each task a \"model\" "
-            + "or \"cassette\"");
-      }
-    }
     BatchOptions options;
     try {
       options = new BatchOptions(tasksFile, out, journal, parallel, yes, retryFailed,
@@ -178,6 +171,18 @@ public final class BatchCommand implements Callable<Integer> {
     }
     ActorSystem<?> system = environment.actorSystem(loaded);
     try {
+      String needModel = tasks.stream().filter(t -> t.modelSpec() == null).map(t -> Integer.toString(t.line()))
+          .limit(10).collect(Collectors.joining(", "));
+      if (settings.model().isBlank() && !needModel.isEmpty()) {
+        Optional<String> found = environment.defaultModel(settings, loaded, system);
+        if (found.isEmpty()) {
+          return usage("no model for the tasks on line(s) " + needModel + ": give -m MODEL, or each task a "
+              + "\"model\" or \"cassette\"");
+        }
+        loaded = ConfigFactory.parseMap(Map.of("interpreter4j.model", found.get()), "default model")
+            .withFallback(loaded);
+        settings = Settings.from(loaded, env);
+      }
       Function<String, ModelProvider> models = environment.models(settings, loaded, system);
       HostInfo host = environment.host(settings);
       BatchContext context = new BatchContext(system, loaded, env, models, host);

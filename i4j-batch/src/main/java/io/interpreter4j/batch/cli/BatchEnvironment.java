@@ -15,7 +15,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
 /**
  * What {@link BatchCommand} needs from the program that hosts it: the main CLI supplies real providers,
  * {@link io.interpreter4j.batch.BatchMain} replay cassettes only, tests their own streams. The command calls
- * these once the configuration is loaded, in this order: {@link #actorSystem}, {@link #models}, {@link #host}.
+ * these once the configuration is loaded, in this order: {@link #actorSystem}, {@link #defaultModel} (only
+ * when needed), {@link #models}, {@link #host}.
  */
 public interface BatchEnvironment {
 
@@ -28,6 +29,14 @@ public interface BatchEnvironment {
    * ends {@code error}).
    */
   Function<String, ModelProvider> models(Settings settings, Config config, ActorSystem<?> system);
+
+  /**
+   * The model to use when none is configured and some task names none (the CLI looks for API keys or a local
+   * Ollama); empty to say that a model must be given.
+   */
+  default Optional<String> defaultModel(Settings settings, Config config, ActorSystem<?> system) {
+    return Optional.empty();
+  }
 
   /** Host facts for the system prompt (the working directory is replaced by each task's). */
   HostInfo host(Settings settings);
