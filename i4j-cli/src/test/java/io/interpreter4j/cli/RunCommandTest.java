@@ -204,4 +204,16 @@ class RunCommandTest {
     assertTrue(seen.toString().contains("\"status\":\"interrupted\""), seen.toString());
     assertTrue(seen.toString().contains("\"exit_code\":130"), seen.toString());
   }
+
+  @Test
+  void underYesADangerousBlockIsDeniedByPolicyAndNeverRuns() throws Exception {
+    Path example = Path.of(System.getProperty("user.dir")).getParent().resolve("examples/dangerous.json");
+    Files.createDirectories(work.resolve("build"));
+    Result r = run(null, "run", "-y", "--json", "-m", "replay:" + example, "clean up");
+    assertEquals(0, r.exit(), r.stderr());
+    assertTrue(r.stdout().contains("\"decision\":\"denied\",\"by\":\"policy\""), r.stdout());
+    assertTrue(r.stdout().contains("\"risk\":\"high\""), r.stdout());
+    assertEquals(1, r.stdout().split("\"type\":\"exec_started\"", -1).length - 1, "only the safe block runs");
+    assertTrue(r.stdout().contains("cleaned"));
+  }
 }

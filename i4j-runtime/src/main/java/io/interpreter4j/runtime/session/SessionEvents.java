@@ -3,6 +3,7 @@ package io.interpreter4j.runtime.session;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.safety.SecretRedactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -25,14 +26,21 @@ public final class SessionEvents implements AutoCloseable {
   private final Path journalFile;
   private final Writer journal;
   private final Clock clock;
+  private final SecretRedactor redactor;
   private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
   private long seq;
   private boolean journalBroken;
 
   public SessionEvents(String sessionId, Path journalFile, Clock clock) throws IOException {
+    this(sessionId, journalFile, clock, Redaction.fromEnvironment());
+  }
+
+  /** {@code redactor} removes API keys and tokens from every event before it is written or shown. */
+  public SessionEvents(String sessionId, Path journalFile, Clock clock, SecretRedactor redactor) throws IOException {
     this.sessionId = sessionId;
     this.journalFile = journalFile;
     this.clock = clock;
+    this.redactor = redactor;
     Files.createDirectories(journalFile.getParent());
     this.journal = Files.newBufferedWriter(journalFile, StandardCharsets.UTF_8,
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -57,7 +65,7 @@ public final class SessionEvents implements AutoCloseable {
 
   /** Numbers, journals and broadcasts one event. */
   public Event publish(EventPayload payload) {
-    Event event = new Event(sessionId, ++seq, clock.instant(), payload);
+    Event event = new Event(sessionId, ++seq, clock.instant(), Redaction.redact(redactor, payload));
     if (!(payload instanceof EventPayload.AssistantDelta)) {
       writeJournal(event);
     }

@@ -229,4 +229,56 @@ class SessionTest {
     s.ref.tell(Session.Interrupt.INSTANCE);
     assertEquals("interrupted", s.awaitTurn(TURN).status());
   }
+
+  @Test
+  void aDangerousBlockUnderAutoRunIsDeniedByPolicyAndTheModelIsToldWhy() throws Exception {
+    Path home = Files.createDirectories(tmp.resolve("home-must-survive"));
+    Files.writeString(home.resolve("precious.txt"), "keep me");
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\nrm -rf ~/*\n```"),
+        turn("Block 1 was not executed: blocked by policy: .*home.*; choose a safer way", "I'll stop here."))),
+        Approver.NOBODY, Map.of());
+    EventPayload.TurnFinished t = s.turn("clean up", TURN);
+    assertEquals("done", t.status(), s.types());
+    EventPayload.Approval a = s.payloads(EventPayload.Approval.class).get(0);
+    assertEquals("denied", a.decision());
+    assertEquals("policy", a.by());
+    assertEquals("high", a.risk());
+    assertFalse(a.flags().isEmpty());
+    assertTrue(s.payloads(EventPayload.ExecStarted.class).isEmpty(), "the block must never run");
+    assertTrue(Files.exists(home.resolve("precious.txt")));
+  }
+
+  @Test
+  void anAllowRuleLetsAHighRiskBlockRunUnderAutoRun() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\ngit reset --hard 2>/dev/null; echo ran\n```"), turn(null, "ok"))),
+        Approver.NOBODY, Map.of("interpreter4j.approval.rules.allow", List.of("bash:git reset --hard*", "bash:echo *")));
+    assertEquals("done", s.turn("reset", TURN).status(), s.types());
+    EventPayload.Approval a = s.payloads(EventPayload.Approval.class).get(0);
+    assertEquals("approved", a.decision());
+    assertEquals("policy", a.by());
+    assertTrue(s.output().contains("ran"));
+  }
+
+  @Test
+  void aDenyRuleBeatsAutoRun() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\ncurl -s http://127.0.0.1:9/ || true\n```"), turn("blocked by policy", "ok"))),
+        Approver.NOBODY, Map.of("interpreter4j.approval.rules.deny", List.of("bash:curl *")));
+    assertEquals("done", s.turn("fetch", TURN).status(), s.types());
+    assertEquals("denied", s.payloads(EventPayload.Approval.class).get(0).decision());
+  }
+
+  @Test
+  void secretsNeverReachEventsOrTheJournal() throws Exception {
+    String key = "sk-proj-" + "Abcdefghijklmnopqrstuvwxyz0123456789";
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\necho " + key + "\n```"), turn(null, "printed"))), Approver.NOBODY, Map.of());
+    assertEquals("done", s.turn("show the key " + key, TURN).status());
+    Path journal = harness.dataDir.resolve("sessions").resolve(s.id).resolve("events.jsonl");
+    assertFalse(Files.readString(journal).contains(key));
+    assertFalse(s.all.stream().map(EventCodec::toJson).anyMatch(json -> json.contains(key)));
+    assertTrue(s.output().contains("[REDACTED]"), s.output());
+  }
 }
