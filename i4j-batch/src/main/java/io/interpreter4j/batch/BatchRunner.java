@@ -64,7 +64,8 @@ public final class BatchRunner {
       journal.taskRequeued(plan.changed(), "the task changed in the task file");
       ResultsFile.Reconciliation reconciliation = ResultsFile.reconcile(options.out(), plan.kept());
       if (reconciliation.rewritten() && journal.state().runs() > 0) {
-        warnings.add("the results file was rewritten from the journal: " + String.join("; ", reconciliation.problems()));
+        warnings.add("the results file was rewritten from the journal: "
+            + String.join("; ", reconciliation.problems()));
       }
       results = ResultsFile.openForAppend(options.out());
       ProgressTracker tracker = new ProgressTracker(tasks.size(), plan.kept(), System.nanoTime());

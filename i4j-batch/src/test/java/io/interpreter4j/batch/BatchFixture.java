@@ -60,11 +60,12 @@ final class BatchFixture {
             "Fixing.\n```python\nimport statistics\nprint('mean:', statistics.mean(numbers))\n```"),
         turn("mean: 7\\.25", "The mean is 7.25."));
     cassette("talk", turn(null, "Nothing to run: the answer is 42."));
-    cassette("fail", turn(null, "```bash\nls /no/such/folder\n```"), turn("exit code 2", "```bash\nls /no/such/folder\n```"),
-        turn(null, "never reached"));
+    cassette("fail", turn(null, "```bash\nls /no/such/folder\n```"),
+        turn("exit code 2", "```bash\nls /no/such/folder\n```"), turn(null, "never reached"));
     cassette("hang", turn(null, "Waiting.\n\n```bash\nsleep 1000\n```\n"), turn(null, "never reached"));
     cassette("offscript", turn("a message nobody sends", "never reached"));
-    cassette("marker", turn(null, "```bash\nif [ -f retry-marker ]; then echo second; else touch retry-marker; echo first; fi\n```"),
+    cassette("marker",
+        turn(null, "```bash\nif [ -f retry-marker ]; then echo second; else touch retry-marker; echo first; fi\n```"),
         turn("second", "It worked the second time."));
     cassette("sleepy", turn(null, "```bash\nsleep 2; echo rested\n```"), turn("rested", "Rested."));
   }

@@ -37,7 +37,8 @@ class TaskFileParserTest {
   @Test
   void readsEveryFieldAndResolvesPathsAgainstTheFilesFolder() {
     ParseResult r = parse("""
-        {"id": "t1", "prompt": "do it", "model": "openai/gpt-4o", "workdir": "work", "timeout_s": 1.5, "max_iterations": 3}
+        {"id": "t1", "prompt": "do it", "model": "openai/gpt-4o", "workdir": "work", "timeout_s": 1.5, \
+        "max_iterations": 3}
         {"id": "t2", "prompt": "replay it", "cassette": "ok.json"}
         """);
     assertTrue(r.valid(), messages(r));
