@@ -1,0 +1,38 @@
+package io.interpreter4j.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The targets for this machine, each checked against the figures of the run: met, missed or not run. */
+final class Targets {
+
+  private Targets() {}
+
+  static ObjectNode evaluate(ObjectNode report) {
+    ObjectNode t = JsonNodeFactory.instance.objectNode();
+    JsonNode python = report.path("repl_roundtrip").path("python");
+    atMost(t, "repl_python_median_ms", python.path("i4j").path("median_ms"), 0.5);
+    atLeast(t, "repl_python_speedup_vs_jupyter", python.path("ratios").path("speedup_vs_jupyter_median"), 10);
+    return t;
+  }
+
+  static void atMost(ObjectNode t, String name, JsonNode figure, double limit) {
+    check(t, name, figure, "<= " + limit, figure.isNumber() && figure.asDouble() <= limit);
+  }
+
+  static void atLeast(ObjectNode t, String name, JsonNode figure, double limit) {
+    check(t, name, figure, ">= " + limit, figure.isNumber() && figure.asDouble() >= limit);
+  }
+
+  static void check(ObjectNode t, String name, JsonNode figure, String target, boolean met) {
+    ObjectNode n = t.putObject(name);
+    n.put("target", target);
+    if (figure.isMissingNode() || figure.isNull()) {
+      n.put("status", "not_run");
+      return;
+    }
+    n.set("figure", figure);
+    n.put("status", met ? "met" : "missed");
+  }
+}
