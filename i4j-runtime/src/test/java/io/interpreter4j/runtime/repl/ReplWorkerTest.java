@@ -394,7 +394,9 @@ class ReplWorkerTest {
       var worker = worker(config("python"));
       Run started = run(worker, 1, String.join("\n",
           "import os, subprocess",
-          "children = [subprocess.Popen(['sleep', '1000']), subprocess.Popen(['sh', '-c', 'sleep 1000 & wait'])]",
+          "children = [subprocess.Popen(['sleep', '1000']),",
+          "            subprocess.Popen(['sh', '-c', 'sleep 1000 & echo up; wait'], stdout=subprocess.PIPE)]",
+          "children[1].stdout.readline()  # the grandchild exists once sh says so",
           "print(os.getpid())"));
       List<ProcessHandle> tree = treeOf(Long.parseLong(started.stdout().strip()));
       assertTrue(tree.size() >= 4, "expected python, two children and a grandchild: " + tree);
