@@ -25,6 +25,7 @@ final class WorkerRoundTrip {
   static Samples measure(String language, String code, String expected, int warmup, int iterations, Path dir)
       throws Exception {
     Samples samples = new Samples(iterations);
+    java.nio.file.Files.createDirectories(dir);
     CompletableFuture<String> done = new CompletableFuture<>();
     ReplConfig config = ReplConfig.defaults(language, dir, dir);
     Behavior<Void> root = Behaviors.setup(ctx -> {
