@@ -3,6 +3,7 @@ package io.interpreter4j.bench;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.intercept.InterceptLatencySection;
 import io.interpreter4j.bench.repl.ReplRoundTripSection;
 import io.interpreter4j.core.event.EventCodec;
 import java.nio.file.Files;
@@ -55,6 +56,7 @@ public final class BenchMain {
     Context context = new Context(quick, root);
     Map<String, Section> sections = new LinkedHashMap<>();
     sections.put("repl_roundtrip", c -> ReplRoundTripSection.run(c.quick()));
+    sections.put("intercept_latency", c -> InterceptLatencySection.run(c.quick()));
 
     Instant started = Instant.now();
     ObjectNode report = JsonNodeFactory.instance.objectNode();

@@ -14,6 +14,8 @@ final class Targets {
     JsonNode python = report.path("repl_roundtrip").path("python");
     atMost(t, "repl_python_median_ms", python.path("i4j").path("median_ms"), 0.5);
     atLeast(t, "repl_python_speedup_vs_jupyter", python.path("ratios").path("speedup_vs_jupyter_median"), 10);
+    JsonNode intercept = report.path("intercept_latency");
+    atMost(t, "intercept_p99_ms", intercept.path("i4j").path("p99_ms"), 1.0);
     return t;
   }
 
