@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.bench.intercept.InterceptLatencySection;
 import io.interpreter4j.bench.repl.ReplRoundTripSection;
+import io.interpreter4j.bench.sessions.ConcurrentSessionsSection;
+import io.interpreter4j.bench.startup.StartupSection;
 import io.interpreter4j.core.event.EventCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +59,8 @@ public final class BenchMain {
     Map<String, Section> sections = new LinkedHashMap<>();
     sections.put("repl_roundtrip", c -> ReplRoundTripSection.run(c.quick()));
     sections.put("intercept_latency", c -> InterceptLatencySection.run(c.quick()));
+    sections.put("sessions", c -> ConcurrentSessionsSection.run(c.quick()));
+    sections.put("startup", c -> StartupSection.run(c.quick(), c.root()));
 
     Instant started = Instant.now();
     ObjectNode report = JsonNodeFactory.instance.objectNode();
@@ -69,7 +73,8 @@ public final class BenchMain {
         continue;
       }
       long t0 = System.nanoTime();
-      System.err.println("bench: " + section.getKey() + " ...");
+      String loadBefore = Machine.loadAverage();
+      System.err.println("bench: " + section.getKey() + " ... (load average " + loadBefore + ")");
       ObjectNode value;
       try {
         value = section.getValue().run(context);
@@ -79,6 +84,9 @@ public final class BenchMain {
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       value.put("section_seconds", Samples.round(seconds));
+      // other work on the machine shows in every latency: the load averages around the section say how much
+      value.put("load_average_before", loadBefore);
+      value.put("load_average_after", Machine.loadAverage());
       System.err.printf("bench: %s done in %.1f s%n", section.getKey(), seconds);
       report.set(section.getKey(), value);
     }

@@ -24,6 +24,16 @@ public final class Machine {
     return node;
   }
 
+  /** The 1, 5 and 15 minute load averages ({@code /proc/loadavg}). */
+  public static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return parts[0] + " " + parts[1] + " " + parts[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
   /** A "Key: 123 kB" line of a /proc file, in kB; -1 when absent. */
   public static long kb(Path file, String key) {
     try {

@@ -16,6 +16,12 @@ final class Targets {
     atLeast(t, "repl_python_speedup_vs_jupyter", python.path("ratios").path("speedup_vs_jupyter_median"), 10);
     JsonNode intercept = report.path("intercept_latency");
     atMost(t, "intercept_p99_ms", intercept.path("i4j").path("p99_ms"), 1.0);
+    JsonNode sessions = report.path("sessions");
+    check(t, "sessions_all_done", sessions.path("all_done"), "true", sessions.path("all_done").asBoolean(false));
+    atMost(t, "heap_per_idle_session_kib", sessions.path("heap_per_idle_session_kib"), 64);
+    JsonNode startup = report.path("startup");
+    atMost(t, "version_s", startup.path("version").path("java_jar").path("median_s"), 0.5);
+    atMost(t, "prompt_s", startup.path("prompt").path("launcher_with_cds").path("median_s"), 1.5);
     return t;
   }
 

@@ -80,8 +80,12 @@ public final class Tools {
     }
   }
 
-  /** Deletes a folder tree, best effort. */
+  /** Deletes a folder tree, best effort; kept with {@code -Dbench.keep=true} (it is named on stderr). */
   public static void deleteTree(Path root) {
+    if (Boolean.getBoolean("bench.keep")) {
+      System.err.println("bench: kept " + root);
+      return;
+    }
     if (root == null || !Files.exists(root)) {
       return;
     }
