@@ -200,8 +200,8 @@ public final class ToolHistory {
         if (output >= 0) {
           // The output's own fence closes at the last "```" line followed by a blank line or the end: output that
           // prints fences (a README, say) stays whole; a user message with fences of its own would join the result.
-          int from = output + OUTPUT.length() - 1;
-          for (int p = message.lastIndexOf("\n```"); p >= from; p = message.lastIndexOf("\n```", p - 1)) {
+          int outputStart = output + OUTPUT.length() - 1;
+          for (int p = message.lastIndexOf("\n```"); p >= outputStart; p = message.lastIndexOf("\n```", p - 1)) {
             if (p + 4 == message.length() || message.startsWith("\n\n", p + 4)) {
               return p + 4;
             }
