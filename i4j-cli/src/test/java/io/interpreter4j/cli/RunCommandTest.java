@@ -159,7 +159,7 @@ class RunCommandTest {
     Result r = finish(p, "e\n");
     assertEquals(0, r.exit(), r.stderr());
     assertTrue(r.stdout().contains("\"decision\":\"edited\""), r.stdout());
-    assertTrue(r.stdout().contains("\"text\":\"edited\\n\""), r.stdout());
+    assertTrue(r.stdout().contains("\"text\":\"edited"), r.stdout());
   }
 
   private Process startWithEnv(String key, String value, String... args) throws IOException {
