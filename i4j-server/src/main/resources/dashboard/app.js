@@ -735,17 +735,62 @@
           th('Iter.', 'num col-iter'), th('Age', 'col-age'), th('Last activity', 'col-last'), th('Tokens in / out', 'num col-tokens'))),
         this.tbody);
       this.empty = h('div', { class: 'empty', hidden: true });
+      this.batches = h('div', { class: 'batches', 'data-testid': 'batches', hidden: true });
       root.append(h('section', { class: 'page sessions-page' },
+        this.batches,
         h('div', { class: 'toolbar' }, chips, h('div', { class: 'search-wrap' }, this.search, h('kbd', { class: 'search-kbd', text: '/' }))),
         h('div', { class: 'table-wrap' }, this.table),
         this.empty));
       this.stream = new EventStream('/api/events', (ev) => applyGlobalEvent(ev)).open();
       this.stream.onDown = () => scheduleRefresh(100);
       this.render();
+      this.loadBatches();
+      this.batchTimer = setInterval(() => this.loadBatches(), 2000);
     }
 
     unmount() {
       this.stream.close();
+      clearInterval(this.batchTimer);
+    }
+
+    // Batches run with `i4j batch --dashboard`: progress and each task's status, linked to its session.
+    async loadBatches() {
+      let data;
+      try {
+        data = await api('GET', '/api/batches');
+      } catch (e) {
+        return;
+      }
+      const list = (data && Array.isArray(data.batches)) ? data.batches : [];
+      this.batches.hidden = list.length === 0;
+      this.batches.replaceChildren(...list.map((b) => this.batchCard(b)));
+    }
+
+    batchCard(b) {
+      const total = num(b.total, 0);
+      const finished = num(b.finished, 0);
+      const pct = total > 0 ? Math.round((finished * 100) / total) : 0;
+      const counts = b.counts || {};
+      const countText = Object.keys(counts).filter((k) => counts[k] > 0).map((k) => k + ' ' + counts[k]).join(' · ');
+      const eta = num(b.etaMs, -1) >= 0 && finished < total ? ' · ETA ' + fmtSpan(num(b.etaMs, 0)) : '';
+      const rate = num(b.ratePerMin, 0) > 0 ? ' · ' + num(b.ratePerMin, 0).toFixed(1) + '/min' : '';
+      const tasks = (Array.isArray(b.tasks) ? b.tasks : []).map((t) => {
+        const kids = [statusPill(t.status === 'running' ? 'executing' : t.status), h('span', { class: 'batch-task-id', text: t.id })];
+        if (t.error) kids.push(h('span', { class: 'batch-task-error', text: t.error }));
+        return t.session
+          ? h('a', { class: 'batch-task', href: '#/session/' + encodeURIComponent(t.session), dataset: { status: t.status } }, ...kids)
+          : h('span', { class: 'batch-task', dataset: { status: t.status } }, ...kids);
+      });
+      const fill = h('div', { class: 'batch-bar-fill' });
+      fill.style.width = pct + '%';
+      return h('section', { class: 'batch', 'data-testid': 'batch', dataset: { batchId: b.id } },
+        h('div', { class: 'batch-head' },
+          h('strong', { text: b.name || b.id }),
+          h('span', { class: 'batch-stats', text: finished + '/' + total + ' (' + pct + '%) · running ' + num(b.running, 0)
+            + ' · queued ' + num(b.queued, 0) + rate + eta })),
+        h('div', { class: 'batch-bar' }, fill),
+        countText ? h('div', { class: 'batch-counts', text: countText }) : null,
+        h('div', { class: 'batch-tasks' }, ...tasks));
     }
 
     onStore() {
