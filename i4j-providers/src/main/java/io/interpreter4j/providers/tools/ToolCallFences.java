@@ -1,5 +1,7 @@
 package io.interpreter4j.providers.tools;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.model.ModelException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -29,6 +31,7 @@ public final class ToolCallFences {
   /** Bound of one call's arguments, in characters. */
   public static final int MAX_ARGUMENTS = 4 * 1024 * 1024;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> LANGUAGE_NAMES = Set.of("python", "python3", "py", "bash", "sh", "shell", "zsh");
 
   private final Consumer<ExecuteCall> completed;
@@ -133,7 +136,7 @@ public final class ToolCallFences {
       if (call.fenceWritten) {
         if (call.complete) {
           write("\n" + FENCE + "\n");
-          completed.accept(new ExecuteCall(call.id.isEmpty() ? madeUpId() : call.id, call.name, call.raw.toString(),
+          completed.accept(new ExecuteCall(call.id.isEmpty() ? madeUpId() : call.id, call.name, call.arguments(),
               call.info(), call.code.toString()));
         } else {
           dangling = true;
@@ -226,6 +229,18 @@ public final class ToolCallFences {
         code.append(raw);
         complete = true;
       }
+    }
+
+    /** The arguments as streamed; arguments that were not JSON as the object they stood for, for the API's sake. */
+    String arguments() {
+      if (!parser.invalid()) {
+        return raw.toString();
+      }
+      ObjectNode args = JSON.createObjectNode();
+      if (!info().isEmpty()) {
+        args.put("language", info());
+      }
+      return args.put("code", code.toString()).toString();
     }
 
     /** The fence can open once the language is known, or when the call ended (default language) with some code. */

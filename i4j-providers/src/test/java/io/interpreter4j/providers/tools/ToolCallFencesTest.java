@@ -144,6 +144,7 @@ class ToolCallFencesTest {
     String out = f.call(0, "", "python", "print(3)") + f.end(0);
     assertEquals(FENCE + "python\nprint(3)\n" + FENCE + "\n", out);
     assertTrue(completed.get(0).id().startsWith("call_i4j_"), completed.get(0).id());
+    assertEquals("{\"language\":\"python\",\"code\":\"print(3)\"}", completed.get(0).arguments());
   }
 
   @Test
