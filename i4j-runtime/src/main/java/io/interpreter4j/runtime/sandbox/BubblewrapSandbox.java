@@ -24,8 +24,12 @@ import java.util.TreeSet;
  */
 final class BubblewrapSandbox implements Sandbox {
 
-  /** Runs the rest of the command line with SIGINT ignored (inherited through exec), portable to any sh. */
-  static final List<String> IGNORING_SIGINT = List.of("/bin/sh", "-c", "trap '' INT; exec \"$0\" \"$@\"");
+  /**
+   * Runs the rest of the command line as a child, with SIGINT ignored (inherited through exec). A child and not an
+   * exec: {@code --die-with-parent} ties bwrap to its parent <em>thread</em>, and the JVM thread that started the
+   * process returns to its pool and may end at any time; this shell lives exactly as long as bwrap.
+   */
+  static final List<String> IGNORING_SIGINT = List.of("/bin/sh", "-c", "trap '' INT; \"$0\" \"$@\"; exit $?");
 
   /** Sockets of local daemons that would let code out of the sandbox (a read-only mount does not stop connect()). */
   static final List<String> DAEMON_SOCKETS = List.of("/run/docker.sock", "/var/run/docker.sock",

@@ -51,7 +51,8 @@ class BubblewrapSandboxTest {
     void confinesWritesToTheWorkdirAndSessionFolderAndCutsTheNetwork() {
       List<String> argv = new BubblewrapSandbox(false, "/usr/bin/bwrap").wrap(List.of("python3", "-u"), w, s);
       // bwrap runs with SIGINT ignored, so an interrupt of the group reaches only the code
-      assertEquals(List.of("/bin/sh", "-c", "trap '' INT; exec \"$0\" \"$@\"", "/usr/bin/bwrap"), argv.subList(0, 4));
+      assertEquals(List.of("/bin/sh", "-c", "trap '' INT; \"$0\" \"$@\"; exit $?", "/usr/bin/bwrap"),
+          argv.subList(0, 4));
       assertHas(argv, "--die-with-parent");
       assertHas(argv, "--unshare-pid");
       assertHas(argv, "--unshare-net");
@@ -177,6 +178,29 @@ class BubblewrapSandboxTest {
           workdir, Map.of(), WAIT);
       assertNotEquals(0, dns.exitCode(), dns.output());
       assertTrue(dns.output().contains("gaierror"), dns.output());
+    }
+
+    @Test
+    void theSandboxOutlivesTheThreadThatStartedIt() throws Exception {
+      // --die-with-parent follows the parent thread: a pool thread that ends must not take the sandbox with it
+      List<String> argv = sandbox(false).wrap(List.of("sleep", "30"), workdir, sessionDir);
+      Process[] started = new Process[1];
+      Thread starter = new Thread(() -> {
+        try {
+          started[0] = new ProcessBuilder(argv).start();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      starter.start();
+      starter.join();
+      Process process = started[0];
+      try {
+        assertFalse(process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS), "the sandbox died with its starter");
+      } finally {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }
     }
 
     @Test
