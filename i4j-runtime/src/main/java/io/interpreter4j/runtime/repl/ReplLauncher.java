@@ -122,15 +122,20 @@ final class ReplLauncher {
     boolean inVenv = false;
     if (dialect == ReplDialect.PYTHON) {
       String python = sandbox.python(hostPython(), config.workdir());
-      if (config.venv() == VenvMode.AUTO && (installs || venv.exists())) {
-        if (baseIsVirtual == null) {
-          baseIsVirtual = WorkdirVenv.isVirtual(sandbox, python, config.workdir(), sessionDir);
-        }
-        if (!baseIsVirtual) {
+      if (config.venv() == VenvMode.AUTO && baseIsVirtual == null) {
+        // known before the first install, so that install never restarts a python that needs no environment
+        baseIsVirtual = WorkdirVenv.isVirtual(sandbox, python, config.workdir(), sessionDir);
+      }
+      // a broken .venv matters only to a block that installs: then it is an error, never a global install
+      if (config.venv() == VenvMode.AUTO && !baseIsVirtual && (installs || venv.isValid())) {
+        try {
           venv.ensure(sandbox, python, config.workdir(), sessionDir);
-          python = sandbox.python(venv.python().toString(), config.workdir());
-          inVenv = true;
+        } catch (IllegalStateException e) {
+          throw replacing ? new IllegalStateException(e.getMessage() + "; the python process outside it was already "
+              + "stopped, so its state was reset", e) : e;
         }
+        python = sandbox.python(venv.python().toString(), config.workdir());
+        inVenv = true;
       }
       launchConfig = config.withPythonExecutable(python);
     } else if (dialect == ReplDialect.BASH) {

@@ -215,9 +215,13 @@ class IsolatedInstallsTest {
   void aFolderNamedVenvThatIsNoEnvironmentIsAnErrorNotAGlobalInstall() throws IOException {
     Files.createDirectories(venv());
     ActorRef<ReplWorker.Command> python = worker("python");
-    Run install = run(python, 1, "!pip install --no-index " + wheel);
+    Run plain = run(python, 1, "print('blocks without pip run as before')");
+    assertEquals(0, plain.result().exitCode(), plain.all() + plain.notice());
+    Run install = run(python, 2, "!pip install --no-index " + wheel);
     assertEquals(127, install.result().exitCode(), install.all());
-    assertTrue(install.notice().contains(venv() + " exists but is not a virtual environment"), install.notice());
+    assertTrue(install.notice().contains(venv() + " exists but is not a virtual environment (no pyvenv.cfg or "
+        + "bin/python): remove or rename it, or set interpreter4j.python.venv = off"), install.notice());
+    assertTrue(install.notice().contains("state was reset"), install.notice());
     assertNotGloballyInstalled("i4jtestpkg");
     python.tell(ReplWorker.Stop.INSTANCE);
   }
