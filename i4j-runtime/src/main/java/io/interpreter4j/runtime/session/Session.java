@@ -492,7 +492,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     return workers.computeIfAbsent(language, lang -> {
       ReplConfig config = new ReplConfig(lang, sessionDir, settings.workdir(), settings.idleTimeout(),
           settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
-          settings.python().isBlank() ? null : settings.python());
+          settings.python().isBlank() ? null : settings.python()).withSandbox(spec.sandbox()).withVenv(spec.venv());
       return getContext().spawn(
           Behaviors.supervise(ReplWorker.create(config)).onFailure(SupervisorStrategy.restart()),
           "repl-" + lang);
