@@ -16,6 +16,7 @@ public final class Main {
   /** Runs the command line and returns its exit code; usage and configuration errors give 2. */
   static int run(String... args) {
     CommandLine cli = new CommandLine(new ChatCommand());
+    cli.addSubcommand("batch", new io.interpreter4j.batch.cli.BatchCommand(new CliBatchEnvironment()));
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       if (e instanceof ModelFactory.UsageException) {
         commandLine.getErr().println("i4j: " + e.getMessage());

@@ -94,6 +94,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private int run;
   private int attempt;
   private boolean sentPiece;
+  private boolean usageSeen;
+  private long outputChars;
   private UniqueKillSwitch killSwitch;
   private ActorRef<Object> pendingAck;
 
@@ -135,6 +137,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private void startAttempt() {
     run++;
     sentPiece = false;
+    usageSeen = false;
+    outputChars = 0;
     pendingAck = null;
     final int thisRun = run;
     ActorRef<Command> self = getContext().getSelf();
@@ -185,6 +189,7 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
     }
     pendingAck = m.ackTo();
     sentPiece = true;
+    outputChars += textLength(m.segment());
     session.tell(new Piece(current.callId(), m.segment()));
     return this;
   }
@@ -200,6 +205,7 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   private Behavior<Command> onUsageSeen(UsageSeen m) {
     if (!stale(m)) {
+      usageSeen = true;
       session.tell(new Usage(current.callId(), m.usage().inputTokens(), m.usage().outputTokens()));
     }
     return this;
@@ -207,6 +213,11 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   private Behavior<Command> onStreamCompleted(StreamCompleted m) {
     if (!stale(m)) {
+      if (!usageSeen) {
+        // A stream cut after its first block never gets the provider's usage report: estimate it instead.
+        long inputChars = current.request().messages().stream().mapToLong(msg -> msg.content().length()).sum();
+        session.tell(new Usage(current.callId(), (inputChars + 3) / 4, (outputChars + 3) / 4));
+      }
       session.tell(new Done(current.callId()));
       current = null;
       killSwitch = null;
@@ -261,6 +272,15 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
       pendingAck.tell(ACK);
       pendingAck = null;
     }
+  }
+
+  private static long textLength(Segment segment) {
+    if (segment instanceof Segment.Text t) {
+      return t.text().length();
+    } else if (segment instanceof Segment.Code c) {
+      return c.text().length();
+    }
+    return 0;
   }
 
   private static String describe(Throwable cause) {

@@ -1,0 +1,28 @@
+package io.interpreter4j.batch;
+
+import io.interpreter4j.batch.progress.Progress;
+import io.interpreter4j.runtime.session.Session;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/**
+ * Hears a batch as it runs: the progress bar, the {@code --json} printer and (later) the dashboard. Called on the
+ * batch job's thread, one call at a time, after the journal has recorded the step; return quickly. A listener
+ * that throws is dropped, never the batch.
+ */
+public interface BatchListener {
+
+  /** A task's session started. {@code session} takes {@link Session.Subscribe} to follow its events live. */
+  record TaskStarted(BatchTask task, String sessionId, ActorRef<Session.Command> session) {}
+
+  default void onBatchStarted(Progress progress) {}
+
+  default void onTaskStarted(TaskStarted started, Progress progress) {}
+
+  /** A task finished; its result is already in the journal and the results file. */
+  default void onTaskFinished(TaskResult result, Progress progress) {}
+
+  /** About twice a second while the batch runs. */
+  default void onProgress(Progress progress) {}
+
+  default void onBatchFinished(BatchSummary summary) {}
+}

@@ -1,0 +1,176 @@
+package io.interpreter4j.batch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The command as a user runs it (in this JVM, signals left alone), with replay cassettes and real processes. */
+class BatchCommandTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  private Path work;
+  private Map<String, String> env;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    work = Files.createDirectories(tmp.resolve("work"));
+    env = new HashMap<>();
+    env.put("XDG_CONFIG_HOME", tmp.resolve("no-config").toString());
+    env.put("I4J_HOME", tmp.resolve("data").toString());
+    Files.writeString(tmp.resolve("talk.json"), "{\"turns\": [{\"reply\": \"Nothing to run: 42.\"}]}");
+    Files.writeString(tmp.resolve("echo.json"), "{\"turns\": [{\"reply\": \"```bash\\necho hi\\n```\"},"
+        + " {\"expect\": \"exit code 0\", \"reply\": \"Said hi.\"}]}");
+  }
+
+  private int run(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--workdir", work.toString()));
+    BatchCommand command = new BatchCommand(new ReplayBatchEnvironment(env,
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false));
+    return new CommandLine(command).execute(all.toArray(String[]::new));
+  }
+
+  private String stderr() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  private String stdout() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private Path tasks(String... lines) throws Exception {
+    Path file = tmp.resolve("tasks.jsonl");
+    Files.writeString(file, String.join("\n", lines) + "\n");
+    return file;
+  }
+
+  @Test
+  @Timeout(60)
+  void invalidLinesAreReportedWithTheirNumbersAndNothingStarts() throws Exception {
+    Path file = tasks(
+        "{\"id\": \"a\", \"prompt\": \"fine\", \"cassette\": \"talk.json\"}",
+        "{\"id\": \"b\", \"prompt\": ",
+        "",
+        "{\"id\": \"a\", \"prompt\": \"dup\", \"cassette\": \"talk.json\"}",
+        "{\"id\": \"c\", \"prompt\": \"x\", \"cassette\": \"gone.json\", \"timeout_s\": -1}");
+    Path results = tmp.resolve("results.jsonl");
+    int code = run(file.toString(), "-y", "--out", results.toString());
+    assertEquals(2, code, stderr());
+    String e = stderr();
+    assertTrue(e.contains(file + ":2: not valid JSON"), e);
+    assertTrue(e.contains(file + ":4: duplicate id \"a\" (first used on line 1)"), e);
+    assertTrue(e.contains(file + ":5: cassette file"), e);
+    assertTrue(e.contains(file + ":5: \"timeout_s\" must be more than 0"), e);
+    assertTrue(e.contains("3 invalid line(s)"), e);
+    assertTrue(e.contains("--skip-invalid"), e);
+    assertFalse(Files.exists(results), "nothing started, nothing written");
+    assertFalse(Files.exists(tmp.resolve("data").resolve("batches")), "no journal either");
+  }
+
+  @Test
+  @Timeout(60)
+  void skipInvalidRunsTheValidTasks() throws Exception {
+    Path file = tasks(
+        "{\"id\": \"a\", \"prompt\": \"fine\", \"cassette\": \"talk.json\"}",
+        "{\"id\": \"b\", \"prompt\": 5}",
+        "{\"id\": \"c\", \"prompt\": \"also fine\", \"cassette\": \"echo.json\"}");
+    Path results = tmp.resolve("results.jsonl");
+    int code = run(file.toString(), "-y", "--skip-invalid", "--out", results.toString());
+    assertTrue(stderr().contains(file + ":2: \"prompt\" must be a string"), stderr());
+    assertEquals(1, code, "a skipped line is a task not done");
+    List<String> ids = Files.readAllLines(results).stream().map(l -> read(l).get("id").asText()).sorted().toList();
+    assertEquals(List.of("a", "c"), ids);
+    assertTrue(stdout().contains("Batch finished: 2 tasks"), stdout());
+    assertTrue(stdout().contains("invalid lines skipped 1"), stdout());
+  }
+
+  @Test
+  @Timeout(60)
+  void jsonPutsOnlyEventsOnStdoutEndingWithTheSummary() throws Exception {
+    Path file = tasks(
+        "{\"id\": \"a\", \"prompt\": \"fine\", \"cassette\": \"talk.json\"}",
+        "{\"id\": \"c\", \"prompt\": \"echo\", \"cassette\": \"echo.json\"}");
+    int code = run(file.toString(), "-y", "--json", "--out", tmp.resolve("r.jsonl").toString());
+    assertEquals(0, code, stderr());
+    List<JsonNode> events = stdout().lines().map(BatchCommandTest::read).toList();
+    List<String> types = events.stream().map(n -> n.get("type").asText()).toList();
+    assertEquals(2, types.stream().filter("task_started"::equals).count(), types.toString());
+    assertEquals(2, types.stream().filter("task_finished"::equals).count(), types.toString());
+    assertEquals("batch_finished", types.get(types.size() - 1));
+    JsonNode summary = events.get(events.size() - 1).get("summary");
+    assertEquals(2, summary.get("counts").get("done").asInt());
+    assertEquals(0, summary.get("exit_code").asInt());
+    JsonNode finished = events.stream().filter(n -> n.get("type").asText().equals("task_finished")).findFirst()
+        .orElseThrow();
+    assertTrue(finished.get("result").has("final_message"));
+    assertTrue(stderr().contains("Batch finished"), "the summary text goes to stderr with --json");
+  }
+
+  @Test
+  @Timeout(60)
+  void aPlainTextFileIsOnePromptALineForTheBatchsModel() throws Exception {
+    Path file = tmp.resolve("prompts.txt");
+    Files.writeString(file, "say something\n\nsay something else\n");
+    Path results = tmp.resolve("results.jsonl");
+    int code = run(file.toString(), "-m", "replay:" + tmp.resolve("talk.json"), "--out", results.toString());
+    assertEquals(0, code, stderr());
+    List<String> ids = Files.readAllLines(results).stream().map(l -> read(l).get("id").asText()).sorted().toList();
+    assertEquals(List.of("1", "3"), ids);
+  }
+
+  @Test
+  @Timeout(60)
+  void highRiskBlocksAreDeniedUnderYesUnlessDangerouslyAllowAll() throws Exception {
+    Files.writeString(tmp.resolve("risky.json"), "{\"turns\": [{\"reply\": \"```bash\\nunset HISTFILE\\n```\"},"
+        + " {\"reply\": \"Understood.\"}]}");
+    Path file = tasks("{\"id\": \"r\", \"prompt\": \"hide it\", \"cassette\": \"risky.json\"}");
+    Path denied = tmp.resolve("denied.jsonl");
+    assertEquals(0, run(file.toString(), "-y", "--out", denied.toString()), stderr());
+    JsonNode result = read(Files.readAllLines(denied).get(0));
+    assertEquals("done", result.get("status").asText(), "the model was told and answered");
+    assertEquals(0, result.get("blocks").asInt(), "the block did not run");
+    Path allowed = tmp.resolve("allowed.jsonl");
+    assertEquals(0, run(file.toString(), "-y", "--dangerously-allow-all", "--out", allowed.toString()), stderr());
+    assertEquals(1, read(Files.readAllLines(allowed).get(0)).get("blocks").asInt());
+  }
+
+  @Test
+  void usageProblemsExitTwo() throws Exception {
+    assertEquals(2, run(tmp.resolve("missing.jsonl").toString()));
+    assertTrue(stderr().contains("task file not found"), stderr());
+    Path file = tasks("{\"id\": \"a\", \"prompt\": \"no model\"}");
+    assertEquals(2, run(file.toString()));
+    assertTrue(stderr().contains("no model for the tasks on line(s) 1"), stderr());
+    assertEquals(2, run(file.toString(), "--parallel", "0"));
+    assertEquals(2, run(file.toString(), "--no-such-flag"));
+  }
+
+  private static JsonNode read(String line) {
+    try {
+      return JSON.readTree(line);
+    } catch (Exception e) {
+      throw new AssertionError("not JSON on stdout: " + line, e);
+    }
+  }
+}
