@@ -25,6 +25,8 @@ public final class MarkdownRenderer {
 
   private final Theme theme;
   private boolean inTable;
+  /** Display widths of the cells of the table's first row, for the rule under it. */
+  private List<Integer> headerWidths = List.of();
 
   public MarkdownRenderer(Theme theme) {
     this.theme = theme;
@@ -87,9 +89,11 @@ public final class MarkdownRenderer {
     if (TABLE_RULE.matcher(text).matches()) {
       List<String> cells = cells(text);
       List<String> rules = new ArrayList<>();
-      for (String cell : cells) {
-        rules.add("─".repeat(Math.max(3, cell.strip().length())));
+      for (int i = 0; i < cells.size(); i++) {
+        int w = i < headerWidths.size() ? headerWidths.get(i) : cells.get(i).strip().length();
+        rules.add("─".repeat(Math.max(1, w)));
       }
+      inTable = true;
       return List.of(theme.frame(String.join("─┼─", rules)));
     }
     boolean header = !inTable;
@@ -98,6 +102,9 @@ public final class MarkdownRenderer {
     for (String cell : cells(text)) {
       String c = inline(cell.strip());
       rendered.add(header ? theme.bold(c) : c);
+    }
+    if (header) {
+      headerWidths = rendered.stream().map(Ansi::width).toList();
     }
     return TextWrap.wrap(String.join(separator, rendered), width, "", "  ");
   }
