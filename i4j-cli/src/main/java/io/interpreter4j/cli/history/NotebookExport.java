@@ -162,6 +162,9 @@ public final class NotebookExport {
 
   /** Adds to the last output if it is the same stream, else a new stream output. */
   private static void appendStream(ArrayNode outputs, String stream, String text) {
+    if (text.isEmpty()) {
+      return;
+    }
     ObjectNode last = outputs.isEmpty() ? null : (ObjectNode) outputs.get(outputs.size() - 1);
     if (last != null && stream.equals(last.path("name").asText())) {
       StringBuilder all = new StringBuilder();

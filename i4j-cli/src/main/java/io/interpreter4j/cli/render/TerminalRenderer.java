@@ -59,11 +59,16 @@ public final class TerminalRenderer extends EventRenderer {
    * @param rows    the terminal's height
    */
   public TerminalRenderer(PrintStream out, IntSupplier columns, IntSupplier rows, boolean transcript) {
+    this(out, columns, rows, transcript, !transcript);
+  }
+
+  /** {@code statusLine}: whether a ticker draws the spinner (tests leave it off to see exactly what is printed). */
+  TerminalRenderer(PrintStream out, IntSupplier columns, IntSupplier rows, boolean transcript, boolean statusLine) {
     super(transcript);
     this.out = out;
     this.columns = columns;
     this.rows = rows;
-    if (transcript) {
+    if (!statusLine) {
       ticker = null;
     } else {
       ticker = Executors.newSingleThreadScheduledExecutor(r -> {
