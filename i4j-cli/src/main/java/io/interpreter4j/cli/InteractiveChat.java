@@ -70,30 +70,63 @@ final class InteractiveChat {
           });
       Consumer<Event> subscriber = options.json ? new JsonEventPrinter(out) : display;
       try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {
-        ShellCommand shell = new ShellCommand();
-        terminal.handle(Terminal.Signal.INT, sig -> {
-          if (shell.running()) {
-            shell.interrupt();
-          } else {
-            session.interrupt();
+        // A hang-up or SIGTERM still ends the REPL processes and gives the terminal back in its original mode.
+        Thread onExit = new Thread(() -> {
+          display.close();
+          session.close();
+          try {
+            terminal.close();
+          } catch (IOException e) {
+            // exiting anyway
           }
-        });
-        MagicCommands magic = new MagicCommands(session, launcher.settings, display, shell,
-            options.profile != null ? options.profile : env.get("I4J_PROFILE"));
-        if (!options.json) {
-          display.println(display.theme().dim("interpreter4j · " + session.model() + " · "
-              + (launcher.autoRun() ? "auto-run (-y)" : "asks before running code")
-              + " · %help · Ctrl-C interrupts · Ctrl-D exits"));
+        }, "i4j-exit");
+        Runtime.getRuntime().addShutdownHook(onExit);
+        try {
+          return chat(options, resume, launcher, display, out, isTerminal, terminal, session, reader, approver,
+              prompter);
+        } finally {
+          removeHook(onExit);
         }
-        if (resume != null) {
-          resume(resume, session, launcher, display, out, isTerminal && display instanceof TerminalRenderer,
-              terminal);
-        }
-        String prompt = display instanceof TerminalRenderer ? "\u001b[1;32m❯\u001b[0m " : "> ";
-        return loop(reader, prompt, session, display, magic, approver, prompter);
       }
     } finally {
       terminal.close();
+    }
+  }
+
+  private static int chat(CommonOptions options, Resume resume, SessionLauncher launcher, EventRenderer display,
+                          PrintStream out, boolean isTerminal, Terminal terminal, CliSession session,
+                          LineReader reader, ConsoleApprover approver, ApprovalPrompter prompter)
+      throws InterruptedException {
+    Map<String, String> env = System.getenv();
+    ShellCommand shell = new ShellCommand();
+    terminal.handle(Terminal.Signal.INT, sig -> {
+      display.interrupted();
+      if (shell.running()) {
+        shell.interrupt();
+      } else {
+        session.interrupt();
+      }
+    });
+    MagicCommands magic = new MagicCommands(session, launcher.settings, display, shell,
+        options.profile != null ? options.profile : env.get("I4J_PROFILE"));
+    if (!options.json) {
+      display.println(display.theme().dim("interpreter4j · " + session.model() + " · "
+          + (launcher.autoRun() ? "auto-run (-y)" : "asks before running code")
+          + " · %help · Ctrl-C interrupts · Ctrl-D exits"));
+    }
+    if (resume != null) {
+      resume(resume, session, launcher, display, out, isTerminal && display instanceof TerminalRenderer,
+          terminal);
+    }
+    String prompt = display instanceof TerminalRenderer ? "\u001b[1;32m❯\u001b[0m " : "> ";
+    return loop(reader, prompt, session, display, magic, approver, prompter);
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the JVM is already shutting down; the hook runs
     }
   }
 

@@ -69,6 +69,9 @@ public abstract class EventRenderer implements Consumer<Event>, AutoCloseable {
   /** The prompt is about to be shown: nothing may be drawn until the next turn starts. */
   public void idle() {}
 
+  /** Ctrl-C was pressed: the terminal has echoed {@code ^C} where the cursor was. */
+  public void interrupted() {}
+
   @Override
   public void close() {}
 

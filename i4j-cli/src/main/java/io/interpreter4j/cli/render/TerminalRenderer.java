@@ -127,6 +127,17 @@ public final class TerminalRenderer extends EventRenderer {
   }
 
   @Override
+  public void interrupted() {
+    synchronized (out) {
+      if (statusShown) {
+        clearStatus();
+      } else if (previewRows == 0) {
+        atLineStart = false;
+      }
+    }
+  }
+
+  @Override
   public void close() {
     if (ticker != null) {
       ticker.shutdownNow();

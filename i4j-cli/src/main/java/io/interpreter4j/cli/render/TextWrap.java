@@ -20,6 +20,23 @@ public final class TextWrap {
    * @param rest  indent of the lines after it
    */
   public static List<String> wrap(String text, int width, String first, String rest) {
+    if (text.indexOf('\n') >= 0) {
+      // Each line of the text is wrapped on its own; styles carry over from line to line.
+      List<String> rows = new ArrayList<>();
+      SgrState sgr = new SgrState();
+      String indent = first;
+      for (String line : text.split("\n", -1)) {
+        String reopened = sgr.reopen();
+        sgr.track(line);
+        rows.addAll(wrapLine(reopened + line, width, indent, rest));
+        indent = rest;
+      }
+      return rows;
+    }
+    return wrapLine(text, width, first, rest);
+  }
+
+  private static List<String> wrapLine(String text, int width, String first, String rest) {
     List<String> lines = new ArrayList<>();
     Line line = new Line(first, Math.max(width, Ansi.width(first) + MIN_TEXT_WIDTH));
     SgrState sgr = new SgrState();

@@ -55,4 +55,9 @@ class TextWrapTest {
     List<String> rows = TextWrap.hardWrap("x".repeat(30), 14, "│ ", "┆ ");
     assertEquals(List.of("│ " + "x".repeat(12), "┆ " + "x".repeat(12), "┆ " + "x".repeat(6)), rows);
   }
+
+  @Test
+  void linesOfAMultiLineTextAreWrappedEachWithTheHangingIndent() {
+    assertEquals(List.of("error: first", "  line", "  second"), TextWrap.wrap("error: first line\nsecond", 13, "", "  "));
+  }
 }
