@@ -1,5 +1,6 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.providers.tools.ToolCalling;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,6 +21,11 @@ public final class CommonOptions {
 
   @Option(names = "--api-key", paramLabel = "KEY", description = "API key (default: the provider's environment variable).")
   String apiKey;
+
+  @Option(names = "--tool-calling", paramLabel = "on|off|auto", converter = ToolCallingConverter.class,
+      description = "How the model sends code: on = calls of an execute tool, off = markdown code blocks, "
+          + "auto = on for OpenAI, Anthropic, OpenRouter and Groq, off for local servers. Default: auto.")
+  String toolCalling;
 
   @Option(names = "--record", paramLabel = "FILE",
       description = "Write the model's replies to a replay cassette, to replay the session offline later.")
@@ -74,6 +80,9 @@ public final class CommonOptions {
     if (apiBase != null) {
       m.put("interpreter4j.api-base", apiBase);
     }
+    if (toolCalling != null) {
+      m.put("interpreter4j.providers.tool-calling", toolCalling);
+    }
     if (yes) {
       m.put("interpreter4j.approval.mode", "auto");
     }
@@ -96,6 +105,18 @@ public final class CommonOptions {
       m.put("interpreter4j.custom-instructions", customInstructions);
     }
     return m;
+  }
+
+  /** Checks "on", "off" or "auto". */
+  public static final class ToolCallingConverter implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        return ToolCalling.parse(value).name().toLowerCase(java.util.Locale.ROOT);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not on, off or auto");
+      }
+    }
   }
 
   /** Parses "90" (seconds), "90s", "1500ms", "5m", "1h". */
