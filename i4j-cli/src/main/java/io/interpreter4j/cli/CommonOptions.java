@@ -58,6 +58,15 @@ public final class CommonOptions {
   @Option(names = "--custom-instructions", paramLabel = "TEXT", description = "Extra instructions for the system prompt.")
   String customInstructions;
 
+  @Option(names = "--profile", paramLabel = "NAME",
+      description = "Use a profile: $XDG_CONFIG_HOME/interpreter4j/profiles/NAME.conf (a model, flags, custom "
+          + "instructions; 'i4j profiles' lists them). Default: I4J_PROFILE.")
+  String profile;
+
+  @Option(names = "--plain", description = "No colours, frames or status line (also when stdout is not a terminal "
+      + "or NO_COLOR is set).")
+  boolean plain;
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "HOCON config file (default: $XDG_CONFIG_HOME/interpreter4j/config.conf if present).")
   Path config;
