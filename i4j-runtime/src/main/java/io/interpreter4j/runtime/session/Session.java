@@ -191,7 +191,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
         Behaviors.supervise(RetryController.create(settings.maxIterations(), settings.maxConsecutiveFailures()))
             .onFailure(SupervisorStrategy.restart()),
         "retry-controller");
-    this.systemPrompt = PromptBuilder.systemPrompt(spec.host(), LocalDate.now(), settings.customInstructions());
+    this.systemPrompt = PromptBuilder.systemPrompt(spec.host(), LocalDate.now(), settings.customInstructions(),
+        List.of(spec.sandbox().promptSentence(), spec.venv().promptSentence()));
     history.add(ChatMessage.system(systemPrompt));
     events.publish(new EventPayload.SessionStarted(spec.provider().name(), settings.workdir().toString()));
   }

@@ -24,10 +24,10 @@ public record SessionSpec(String id, Settings settings, ModelProvider provider, 
     venv = venv == null ? VenvMode.AUTO : venv;
   }
 
-  /** No sandbox, isolated installs: reference.conf's defaults. */
+  /** The process's sandbox and install mode ({@link ProcessDefaults}: none and auto unless set at start). */
   public SessionSpec(String id, Settings settings, ModelProvider provider, Approver approver, HostInfo host,
                      List<Consumer<Event>> subscribers) {
-    this(id, settings, provider, approver, host, subscribers, Sandbox.none(), VenvMode.AUTO);
+    this(id, settings, provider, approver, host, subscribers, ProcessDefaults.sandbox(), ProcessDefaults.venv());
   }
 
   public SessionSpec withSandbox(Sandbox value) {
