@@ -309,9 +309,17 @@
       };
       es.onmessage = handler;
       for (const t of EVENT_TYPES) es.addEventListener(t, handler); // in case the server names its events
+      // `event: end`: the session has ended and its stream is complete. Without closing here the browser would
+      // reconnect every few seconds for ever (and show "reconnecting…"), replaying nothing each time.
+      es.addEventListener('end', () => {
+        if (this.closed) return;
+        es.close();
+        this.setState('ended');
+        if (this.onEnd) this.onEnd();
+      });
       es.onopen = () => { this.retryMs = 1000; this.setState('open'); };
       es.onerror = () => {
-        if (this.closed) return;
+        if (this.closed || this.state === 'ended') return;
         if (es.readyState === EventSource.CLOSED) {
           es.close();
           this.setState('down');
@@ -727,17 +735,62 @@
           th('Iter.', 'num col-iter'), th('Age', 'col-age'), th('Last activity', 'col-last'), th('Tokens in / out', 'num col-tokens'))),
         this.tbody);
       this.empty = h('div', { class: 'empty', hidden: true });
+      this.batches = h('div', { class: 'batches', 'data-testid': 'batches', hidden: true });
       root.append(h('section', { class: 'page sessions-page' },
+        this.batches,
         h('div', { class: 'toolbar' }, chips, h('div', { class: 'search-wrap' }, this.search, h('kbd', { class: 'search-kbd', text: '/' }))),
         h('div', { class: 'table-wrap' }, this.table),
         this.empty));
       this.stream = new EventStream('/api/events', (ev) => applyGlobalEvent(ev)).open();
       this.stream.onDown = () => scheduleRefresh(100);
       this.render();
+      this.loadBatches();
+      this.batchTimer = setInterval(() => this.loadBatches(), 2000);
     }
 
     unmount() {
       this.stream.close();
+      clearInterval(this.batchTimer);
+    }
+
+    // Batches run with `i4j batch --dashboard`: progress and each task's status, linked to its session.
+    async loadBatches() {
+      let data;
+      try {
+        data = await api('GET', '/api/batches');
+      } catch (e) {
+        return;
+      }
+      const list = (data && Array.isArray(data.batches)) ? data.batches : [];
+      this.batches.hidden = list.length === 0;
+      this.batches.replaceChildren(...list.map((b) => this.batchCard(b)));
+    }
+
+    batchCard(b) {
+      const total = num(b.total, 0);
+      const finished = num(b.finished, 0);
+      const pct = total > 0 ? Math.round((finished * 100) / total) : 0;
+      const counts = b.counts || {};
+      const countText = Object.keys(counts).filter((k) => counts[k] > 0).map((k) => k + ' ' + counts[k]).join(' · ');
+      const eta = num(b.etaMs, -1) >= 0 && finished < total ? ' · ETA ' + fmtSpan(num(b.etaMs, 0)) : '';
+      const rate = num(b.ratePerMin, 0) > 0 ? ' · ' + num(b.ratePerMin, 0).toFixed(1) + '/min' : '';
+      const tasks = (Array.isArray(b.tasks) ? b.tasks : []).map((t) => {
+        const kids = [statusPill(t.status === 'running' ? 'executing' : t.status), h('span', { class: 'batch-task-id', text: t.id })];
+        if (t.error) kids.push(h('span', { class: 'batch-task-error', text: t.error }));
+        return t.session
+          ? h('a', { class: 'batch-task', href: '#/session/' + encodeURIComponent(t.session), dataset: { status: t.status } }, ...kids)
+          : h('span', { class: 'batch-task', dataset: { status: t.status } }, ...kids);
+      });
+      const fill = h('div', { class: 'batch-bar-fill' });
+      fill.style.width = pct + '%';
+      return h('section', { class: 'batch', 'data-testid': 'batch', dataset: { batchId: b.id } },
+        h('div', { class: 'batch-head' },
+          h('strong', { text: b.name || b.id }),
+          h('span', { class: 'batch-stats', text: finished + '/' + total + ' (' + pct + '%) · running ' + num(b.running, 0)
+            + ' · queued ' + num(b.queued, 0) + rate + eta })),
+        h('div', { class: 'batch-bar' }, fill),
+        countText ? h('div', { class: 'batch-counts', text: countText }) : null,
+        h('div', { class: 'batch-tasks' }, ...tasks));
     }
 
     onStore() {
@@ -850,6 +903,7 @@
       } else if (s.runningBlock != null) {
         sub.push(h('span', { class: 'sub-run', text: 'running block #' + s.runningBlock }));
       }
+      if (s.stopped) sub.push(h('span', { class: 'sub-stopped', text: 'stopped', title: 'The session was stopped; its transcript is kept' }));
       r.sub.replaceChildren(...sub);
       r.model.textContent = s.model || '–';
       r.iter.textContent = s.iterations != null ? String(s.iterations) : '–';
@@ -912,6 +966,7 @@
       this.build();
       this.stream = new EventStream(this.base + '/events', (ev) => this.onEvent(ev)).open();
       this.stream.onDown = () => scheduleRefresh(100);
+      this.stream.onEnd = () => { this.meta.stopped = true; this.scheduleFlush(); scheduleRefresh(100); };
       this.onKey = (e) => this.handleKey(e);
       this.onScroll = () => this.handleScroll();
       document.addEventListener('keydown', this.onKey);
@@ -1036,10 +1091,11 @@
       const m = this.meta;
       E.title.textContent = this.titleText();
       E.title.title = this.titleText();
-      const pillKey = (m.status || '') + '|' + (m.runningBlock != null ? m.runningBlock : '');
+      const pillKey = (m.status || '') + '|' + (m.runningBlock != null ? m.runningBlock : '') + '|' + !!m.stopped;
       if (this.pillKey !== pillKey) {
         this.pillKey = pillKey;
-        E.pill.replaceChildren(statusPill(m.status, m.status === 'executing' && m.runningBlock != null ? '#' + m.runningBlock : ''));
+        const extra = m.stopped ? 'stopped' : m.status === 'executing' && m.runningBlock != null ? '#' + m.runningBlock : '';
+        E.pill.replaceChildren(statusPill(m.status, extra));
       }
       const items = [];
       const item = (label, value, cls) => h('span', { class: 'meta-item ' + (cls || '') }, h('span', { class: 'meta-label', text: label }), value);
@@ -1063,17 +1119,20 @@
     updateControls() {
       const E = this.el;
       if (!E) return;
-      const running = this.isRunning();
+      const stopped = !!this.meta.stopped;
+      const running = this.isRunning() && !stopped;
       E.interrupt.hidden = !running;
-      E.input.disabled = running || this.sending;
-      E.send.disabled = running || this.sending || !E.input.value.trim();
+      E.stop.hidden = stopped;
+      E.input.disabled = running || stopped || this.sending;
+      E.send.disabled = running || stopped || this.sending || !E.input.value.trim();
       let hint;
-      if (this.sending) hint = 'Sending…';
+      if (stopped) hint = 'This session was stopped: it takes no more messages. Its transcript stays here.';
+      else if (this.sending) hint = 'Sending…';
       else if (running && this.meta.status === 'awaiting_approval') hint = 'The session is waiting for your approval above. You can send a message when the turn ends.';
       else if (running) hint = 'The model is working: you can send a message when this turn ends (or Interrupt it).';
       else hint = 'Enter to send · Shift+Enter for a new line';
       E.hint.textContent = hint;
-      E.composer.classList.toggle('busy', running);
+      E.composer.classList.toggle('busy', running || stopped);
     }
 
     autosize() {
@@ -1396,7 +1455,7 @@
 
       const notes = [];
       if (a && a.reason) notes.push((a.decision === 'denied' ? 'Reason: ' : 'Note: ') + a.reason);
-      if (this.localEdits.has(b.n) && a && a.decision === 'edited') notes.push('The edited code above is what ran.');
+      if (b.ranEdited && a && a.decision === 'edited') notes.push('Edited before it ran: the code above is what ran.');
       else if (a && a.decision === 'edited') notes.push('The code was edited before it ran; the code shown is the model’s original.');
       E.note.hidden = !notes.length;
       E.note.textContent = notes.join('  ');
@@ -1424,7 +1483,12 @@
       b.approval = ev;
       if (ev.risk) b.risk = ev.risk;
       if (ev.flags && ev.flags.length) b.flags = ev.flags;
-      if (ev.decision === 'edited' && this.localEdits.has(n)) this.setBlockCode(b, this.localEdits.get(n), b.language);
+      // An edited block shows the code that ran: the event carries it (edits made here, in the terminal or by API).
+      const ran = ev.decision === 'edited' ? (typeof ev.code === 'string' ? ev.code : this.localEdits.get(n)) : null;
+      if (ran != null) {
+        this.setBlockCode(b, ran, b.language);
+        b.ranEdited = true;
+      }
       this.renderBlockHead(b);
       if (this.meta.status === 'awaiting_approval') this.setStatus('executing');
       this.renderDock();
@@ -1726,7 +1790,7 @@
     async send() {
       const E = this.el;
       const text = E.input.value;
-      if (!text.trim() || this.isRunning() || this.sending) return;
+      if (!text.trim() || this.isRunning() || this.meta.stopped || this.sending) return;
       this.sending = true;
       this.updateControls();
       try {

@@ -12,7 +12,10 @@ import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.Server;
 import io.interpreter4j.server.ServerConfig;
 import io.interpreter4j.server.ServerHandle;
+import io.interpreter4j.server.hub.BatchBoard;
 import io.interpreter4j.server.hub.SessionHub;
+import io.interpreter4j.batch.TaskResult;
+import io.interpreter4j.runtime.session.SessionIds;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -24,6 +27,7 @@ final class CliBatchEnvironment implements BatchEnvironment {
 
   @Override
   public ActorSystem<?> actorSystem(Config config) {
+    SessionLauncher.applyProcessDefaults(config);
     return CliSession.startSystem(config);
   }
 
@@ -57,12 +61,33 @@ final class CliBatchEnvironment implements BatchEnvironment {
         ServerConfig.defaults().withToken(ServerConfig.tokenFrom(env)), settings,
         models(settings, null, system), host(settings));
     System.err.println("i4j: dashboard at " + server.url());
+    BatchBoard board = server.hub().batches();
+    String batchId = SessionIds.next();
+    String name = "batch " + batchId;
     return Optional.of(new BatchListener() {
+      @Override
+      public void onBatchStarted(Progress progress) {
+        board.progress(batchId, name, progress.toJson());
+      }
+
       @Override
       public void onTaskStarted(TaskStarted started, Progress progress) {
         SessionHub.Registration registration = server.register(started.sessionId(), settings.dataDir());
         started.session().tell(new Session.Subscribe(registration.subscriber()));
         server.attach(started.sessionId(), started.session());
+        board.task(batchId, started.task().id(), "running", started.sessionId(), null);
+        board.progress(batchId, name, progress.toJson());
+      }
+
+      @Override
+      public void onTaskFinished(TaskResult result, Progress progress) {
+        board.task(batchId, result.id(), result.status().wireName(), result.session(), result.error());
+        board.progress(batchId, name, progress.toJson());
+      }
+
+      @Override
+      public void onProgress(Progress progress) {
+        board.progress(batchId, name, progress.toJson());
       }
     });
   }

@@ -9,8 +9,8 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * Operations: {@code /healthz} (no authentication), {@code /metrics} (Prometheus text) and {@code /api/summary}
- * (the dashboard's header counts). Everything is computed from the hub's views and counters.
+ * Operations: {@code /healthz} (no authentication), {@code /metrics} (Prometheus text), {@code /api/summary}
+ * (the dashboard's header counts) and {@code /api/batches} (batches run with {@code i4j batch --dashboard}). Everything is computed from the hub's views and counters.
  */
 public final class OpsRoutes extends AllDirectives {
   private final SessionHub hub;
@@ -29,7 +29,8 @@ public final class OpsRoutes extends AllDirectives {
     return concat(
         path("metrics", () -> get(() -> complete(HttpResponse.create()
             .withEntity(HttpEntities.create(ContentTypes.TEXT_PLAIN_UTF8, hub.metricsText()))))),
-        pathPrefix("api", () -> path("summary", () -> get(() ->
-            complete(Json.response(StatusCodes.OK, hub.summary()))))));
+        pathPrefix("api", () -> concat(
+            path("summary", () -> get(() -> complete(Json.response(StatusCodes.OK, hub.summary())))),
+            path("batches", () -> get(() -> complete(Json.response(StatusCodes.OK, hub.batches().toJson())))))));
   }
 }

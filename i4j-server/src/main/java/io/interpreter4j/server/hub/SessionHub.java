@@ -43,6 +43,7 @@ public final class SessionHub {
   private final ConcurrentMap<String, SessionEntry> entries = new ConcurrentHashMap<>();
   private final Set<LiveFeed<Event>> globalFeeds = ConcurrentHashMap.newKeySet();
   private final ServerMetrics metrics = new ServerMetrics();
+  private final BatchBoard batches = new BatchBoard();
   private final HttpApprover approver = new HttpApprover();
   private final AtomicInteger openFeeds = new AtomicInteger();
   private final int ringSize;
@@ -213,5 +214,10 @@ public final class SessionHub {
       entry.end();
     }
     approver.forget(id);
+  }
+
+  /** Batches shown in the dashboard. */
+  public BatchBoard batches() {
+    return batches;
   }
 }

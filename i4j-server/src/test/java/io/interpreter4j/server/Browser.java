@@ -1,0 +1,169 @@
+package io.interpreter4j.server;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Headless Debian Chromium driven by Selenium through Debian's chromedriver, for the dashboard tests. Both paths
+ * are given explicitly, so Selenium Manager never runs and nothing is downloaded; the browser runs with its
+ * background networking off and a throw-away profile. {@code -Di4j.chromium=...} and {@code -Di4j.chromedriver=...}
+ * point elsewhere.
+ */
+final class Browser implements AutoCloseable {
+  static final Path CHROMIUM = Path.of(System.getProperty("i4j.chromium", "/usr/bin/chromium"));
+  static final Path CHROMEDRIVER = Path.of(System.getProperty("i4j.chromedriver", "/usr/bin/chromedriver"));
+  /** Generous, bounded: every wait of these tests ends well before this unless something is broken. */
+  static final Duration WAIT = Duration.ofSeconds(30);
+
+  /** Where chromedriver's log and the screenshots of failed waits go (kept after the run). */
+  static final Path ARTIFACTS = Path.of("target", "browser-test");
+
+  final ChromeDriver driver;
+
+  /**
+   * Whether Chromium and chromedriver are installed (for {@code @EnabledIf}). With {@code -Di4j.browser.required=true}
+   * (or {@code I4J_BROWSER_REQUIRED=true}), as on CI, their absence is an error rather than a reason to skip.
+   */
+  static boolean installed() {
+    boolean ok = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    if (!ok && (Boolean.getBoolean("i4j.browser.required")
+        || "true".equalsIgnoreCase(System.getenv("I4J_BROWSER_REQUIRED")))) {
+      throw new IllegalStateException("i4j.browser.required is set but the dashboard browser test " + NOT_INSTALLED);
+    }
+    return ok;
+  }
+
+  static final String NOT_INSTALLED = "needs Chromium and chromedriver at /usr/bin/chromium and /usr/bin/chromedriver "
+      + "(Debian: apt-get install chromium chromium-driver) or at -Di4j.chromium=PATH and -Di4j.chromedriver=PATH";
+
+  /** Skips the calling test (a JUnit assumption) when Chromium or chromedriver is not installed. */
+  static void assumeInstalled() {
+    assumeTrue(Files.isExecutable(CHROMIUM), "the dashboard browser tests need Chromium at " + CHROMIUM
+        + " (Debian: apt-get install chromium chromium-driver; or -Di4j.chromium=PATH)");
+    assumeTrue(Files.isExecutable(CHROMEDRIVER), "the dashboard browser tests need chromedriver at " + CHROMEDRIVER
+        + " (Debian: apt-get install chromium-driver; or -Di4j.chromedriver=PATH)");
+  }
+
+  /** Starts a headless Chromium whose window is width x height CSS pixels, with a new profile in profileDir. */
+  Browser(Path profileDir, int width, int height) throws IOException {
+    Files.createDirectories(ARTIFACTS);
+    // Selenium logs a warning per session when no CDP bindings match the browser's version; we never use CDP.
+    Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE);
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(CHROMEDRIVER.toFile())
+        .usingAnyFreePort()
+        .withLogFile(ARTIFACTS.resolve("chromedriver.log").toFile())
+        .build();
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-default-apps", "--disable-extensions", "--disable-domain-reliability",
+        "--disable-client-side-phishing-detection", "--disable-features=Translate,OptimizationHints,MediaRouter",
+        "--disable-component-extensions-with-background-pages", "--disable-field-trial-config",
+        "--disable-breakpad", "--disable-search-engine-choice-screen",
+        "--no-first-run", "--no-default-browser-check", "--metrics-recording-only", "--password-store=basic",
+        // Even so Chromium looks up a few Google hosts at start (accounts.google.com, clients2.google.com): resolve
+        // no name at all, the tests use 127.0.0.1 only.
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+        "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-US",
+        "--user-data-dir=" + Files.createDirectories(profileDir),
+        "--window-size=" + width + "," + height);
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    this.driver = new ChromeDriver(service, options);
+    driver.manage().timeouts().pageLoadTimeout(WAIT).scriptTimeout(WAIT);
+  }
+
+  /** Logs this browser in with the token: {@code /?token=} sets the cookie and redirects to {@code /}. */
+  void login(TestServer server) {
+    driver.get(server.base() + "/?token=" + TestServer.TOKEN);
+    waitFor("the dashboard to load", d -> d.getCurrentUrl().equals(server.base() + "/")
+        && !d.findElements(By.cssSelector("[data-testid=sessions-table]")).isEmpty());
+  }
+
+  /** Waits (at most {@link #WAIT}) until condition is truthy and returns its value; stale elements are retried. */
+  <T> T waitFor(String what, Function<WebDriver, T> condition) {
+    return new WebDriverWait(driver, WAIT)
+        .ignoring(StaleElementReferenceException.class)
+        .withMessage(() -> "waiting for " + what + "; page: " + describePage())
+        .until(condition);
+  }
+
+  WebElement waitFor(String what, By by) {
+    return waitFor(what, d -> {
+      List<WebElement> found = d.findElements(by);
+      return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
+    });
+  }
+
+  void waitGone(String what, By by) {
+    waitFor(what, d -> d.findElements(by).isEmpty());
+  }
+
+  /** The element's whole text (textContent: also what is scrolled out of sight). */
+  static String text(WebElement e) {
+    String t = e.getDomProperty("textContent");
+    return t == null ? "" : t;
+  }
+
+  Object js(String script, Object... args) {
+    return ((JavascriptExecutor) driver).executeScript(script, args);
+  }
+
+  /** Console errors since the last call: uncaught exceptions and console.error calls. */
+  List<String> consoleErrors() {
+    return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+        .map(LogEntry::toString).collect(Collectors.toList());
+  }
+
+  void screenshot(Path png) throws IOException {
+    Files.createDirectories(png.toAbsolutePath().getParent());
+    Files.write(png, driver.getScreenshotAs(OutputType.BYTES));
+  }
+
+  private String describePage() {
+    try {
+      Path png = ARTIFACTS.resolve("failure-" + System.currentTimeMillis() + ".png").toAbsolutePath();
+      Files.write(png, driver.getScreenshotAs(OutputType.BYTES));
+      String body = String.valueOf(js("return document.body ? document.body.innerText : ''"));
+      if (body.length() > 3000) {
+        body = body.substring(0, 3000) + "...";
+      }
+      return driver.getCurrentUrl() + " (screenshot " + png + ")\n" + body;
+    } catch (RuntimeException | IOException e) {
+      return "(could not describe the page: " + e + ")";
+    }
+  }
+
+  @Override
+  public void close() {
+    driver.quit();
+  }
+
+}

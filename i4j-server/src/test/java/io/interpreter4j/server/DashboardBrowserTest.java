@@ -1,0 +1,260 @@
+package io.interpreter4j.server;
+
+import static io.interpreter4j.server.TestServer.body;
+import static io.interpreter4j.server.TestServer.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.event.EventCodec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The dashboard in a real browser against a real server: headless Chromium (Debian's chromium + chromium-driver,
+ * skipped when they are not installed) opens {@code /?token=...}, sees an ask-mode session wait in the sessions
+ * table, opens it and approves, edits or denies its block on the approval card (the block runs for real in a bash
+ * REPL), or stops it from its page.
+ */
+@EnabledIf(value = "io.interpreter4j.server.Browser#installed", disabledReason = Browser.NOT_INSTALLED)
+class DashboardBrowserTest {
+  @TempDir static Path tmp;
+  private static TestServer server;
+  private static Browser browser;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Browser.assumeInstalled();
+    server = new TestServer(tmp.resolve("server"));
+    server.cassette("default", "Nothing to run here.");
+    browser = new Browser(tmp.resolve("chromium"), 1400, 900);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @AfterEach
+  void noScriptErrors() {
+    List<String> errors = browser.consoleErrors();
+    assertTrue(errors.isEmpty(), "the dashboard logged errors: " + errors);
+  }
+
+  /** Registers a cassette of (expect, reply) pairs, expect null for any message; returns its model spec. */
+  static String cassette(String name, String... expectsAndReplies) {
+    ObjectNode root = EventCodec.mapper().createObjectNode();
+    var turns = root.putArray("turns");
+    for (int i = 0; i < expectsAndReplies.length; i += 2) {
+      ObjectNode t = turns.addObject();
+      if (expectsAndReplies[i] != null) {
+        t.put("expect", expectsAndReplies[i]);
+      }
+      t.put("reply", expectsAndReplies[i + 1]);
+      t.put("chunk_chars", 16);
+      t.put("delay_ms", 0);
+    }
+    server.cassettes.put(name, root.toString());
+    return "replay:" + name;
+  }
+
+  static By testId(String id) {
+    return By.cssSelector("[data-testid='" + id + "']");
+  }
+
+  static By testId(String id, String attribute, Object value) {
+    return By.cssSelector("[data-testid='" + id + "'][data-" + attribute + "='" + value + "']");
+  }
+
+  private static By row(String id, String status) {
+    return By.cssSelector("[data-testid='session-row'][data-session-id='" + id + "'][data-status='" + status + "']");
+  }
+
+  /** The session's events from the API (the journal). */
+  private static List<JsonNode> events(String id) throws Exception {
+    List<JsonNode> out = new ArrayList<>();
+    json(server.get("/api/sessions/" + id + "?limit=5000")).path("events").forEach(out::add);
+    return out;
+  }
+
+  @Test
+  void approvingABlockOnItsCardRunsItAndShowsItsOutputAndExitCode() throws Exception {
+    String model = cassette("approve",
+        null, "Let me say hello from this machine.\n\n```bash\necho hello-from-the-dashboard; date +%Y\n```\n",
+        "exit code 0", "It printed **hello-from-the-dashboard** and the year.");
+    String id = server.createSession(body("message", "Say hello from the dashboard", "model", model,
+        "autoRun", false));
+
+    browser.login(server);
+    WebElement row = browser.waitFor("the session's row to wait for approval",
+        row(id, "awaiting_approval"));
+    assertTrue(row.getText().contains("Say hello from the dashboard"), row.getText());
+    browser.waitFor("the header to count one approval waiting", testId("approvals-waiting", "count", 1));
+
+    row.findElement(By.cssSelector("a.row-title")).click();
+    WebElement card = browser.waitFor("the approval card of block 1", testId("approval-card", "block", 1));
+    String cardText = Browser.text(card);
+    assertTrue(cardText.contains("echo hello-from-the-dashboard; date +%Y"), cardText);
+    assertTrue(cardText.contains("bash"), cardText);
+    browser.waitFor("the transcript to show the model's reply",
+        d -> Browser.text(d.findElement(testId("transcript"))).contains("Let me say hello from this machine."));
+
+    card.findElement(testId("approve-button")).click();
+
+    browser.waitFor("block 1's output", d -> {
+      String out = Browser.text(d.findElement(testId("block-output", "block", 1)));
+      return out.contains("hello-from-the-dashboard") && out.matches("(?s).*\\b\\d{4}\\b.*") ? out : null;
+    });
+    WebElement badge = browser.waitFor("block 1's exit badge", testId("exit-badge", "block", 1));
+    assertEquals("0", badge.getDomAttribute("data-exit-code"));
+    assertEquals("exit 0", badge.getText());
+    browser.waitGone("the approval card to go", testId("approval-card"));
+    browser.waitFor("the session to be done", By.cssSelector(".session-pill [data-status='done']"));
+    browser.waitFor("the model's answer after the run", d -> Browser.text(d.findElement(testId("transcript")))
+        .contains("It printed hello-from-the-dashboard and the year."));
+    WebElement state = browser.driver.findElement(By.cssSelector(".block-card[data-block='1'] .block-state"));
+    assertEquals("Approved · by user", state.getText());
+    // The "full output" link works with the browser's cookie (no token in the page).
+    String href = browser.driver.findElement(By.cssSelector(".block-card[data-block='1'] a.full-output"))
+        .getDomAttribute("href");
+    Object full = browser.driver.executeAsyncScript("const done = arguments[arguments.length - 1];"
+        + "fetch(arguments[0]).then(r => r.text().then(t => done(r.status + ' ' + t)), e => done('failed ' + e));",
+        href);
+    assertTrue(String.valueOf(full).startsWith("200 ") && String.valueOf(full).contains("hello-from-the-dashboard"),
+        href + " -> " + full);
+    browser.waitFor("the header to count no approvals waiting", testId("approvals-waiting", "count", 0));
+
+    browser.driver.findElement(By.cssSelector("a.back")).click();
+    browser.waitFor("the session's row to show done",
+        row(id, "done"));
+
+    List<JsonNode> events = events(id);
+    JsonNode approval = events.stream().filter(e -> e.path("type").asText().equals("approval")).findFirst()
+        .orElseThrow();
+    assertEquals("approved", approval.path("decision").asText());
+    assertEquals("user", approval.path("by").asText());
+    assertEquals("done", events.get(events.size() - 1).path("status").asText());
+  }
+
+  @Test
+  void editingABlockOnItsCardRunsTheEditedCode() throws Exception {
+    String model = cassette("edit",
+        null, "```bash\necho as-the-model-wrote-it\n```\n",
+        "exit code 0.*edited-in-the-browser", "It printed edited-in-the-browser.");
+    String id = server.createSession(body("message", "Edit me", "model", model, "autoRun", false));
+
+    browser.login(server);
+    browser.waitFor("the session's row to wait for approval", row(id, "awaiting_approval"));
+    browser.driver.get(server.base() + "/#/session/" + id);
+    WebElement card = browser.waitFor("the approval card of block 1", testId("approval-card", "block", 1));
+    card.findElement(testId("edit-button")).click();
+    WebElement editor = browser.waitFor("the code editor", By.cssSelector("[data-testid='approval-card'] textarea"));
+    assertEquals("echo as-the-model-wrote-it", editor.getDomProperty("value").strip());
+    editor.clear();
+    editor.sendKeys("echo edited-in-the-browser");
+    card.findElement(testId("approve-button")).click();
+
+    browser.waitFor("block 1's output", d -> Browser.text(d.findElement(testId("block-output", "block", 1)))
+        .contains("edited-in-the-browser"));
+    browser.waitFor("the session to be done", By.cssSelector(".session-pill [data-status='done']"));
+    WebElement block = browser.driver.findElement(By.cssSelector(".block-card[data-block='1']"));
+    assertEquals("Edited & approved · by user", block.findElement(By.cssSelector(".block-state")).getText());
+    assertEquals("echo edited-in-the-browser", block.findElement(By.cssSelector(".block-code")).getText().strip(),
+        "the block shows the code that ran");
+    JsonNode approval = events(id).stream().filter(e -> e.path("type").asText().equals("approval")).findFirst()
+        .orElseThrow();
+    assertEquals("edited", approval.path("decision").asText());
+    assertEquals("echo edited-in-the-browser", approval.path("code").asText());
+  }
+
+  @Test
+  void stoppingASessionFromItsPageEndsItAndItsStream() throws Exception {
+    String model = cassette("stop", null, "```bash\necho never-runs\n```\n");
+    String id = server.createSession(body("message", "Stop me", "model", model, "autoRun", false));
+
+    browser.login(server);
+    browser.waitFor("the session's row to wait for approval", row(id, "awaiting_approval"));
+    browser.driver.get(server.base() + "/#/session/" + id);
+    browser.waitFor("the approval card of block 1", testId("approval-card", "block", 1));
+
+    browser.waitFor("the stop button", testId("stop-button")).click();
+    browser.waitFor("the confirmation", By.cssSelector("dialog[open] button[type='submit']")).click();
+
+    browser.waitFor("the session to be interrupted and stopped", d -> {
+      WebElement pill = d.findElement(By.cssSelector(".session-pill [data-status]"));
+      return pill.getDomAttribute("data-status").equals("interrupted") && pill.getText().contains("stopped");
+    });
+    browser.waitGone("the approval card to go", testId("approval-card"));
+    browser.waitFor("the stop button to go", d -> !d.findElement(testId("stop-button")).isDisplayed());
+    browser.waitFor("the composer to be disabled", d -> !d.findElement(testId("message-input")).isEnabled());
+    assertEquals("Not run", browser.driver.findElement(By.cssSelector(".block-card[data-block='1'] .block-state"))
+        .getText());
+    // The stream ended with `event: end`: the page closed it instead of reconnecting.
+    browser.waitFor("no reconnecting indicator", d -> !d.findElement(By.id("conn")).isDisplayed());
+
+    browser.driver.findElement(By.cssSelector("a.back")).click();
+    WebElement stopped = browser.waitFor("the session's row to show it stopped", row(id, "interrupted"));
+    browser.waitFor("the row to say stopped", d -> stopped.getText().contains("stopped"));
+    assertTrue(json(server.get("/api/sessions/" + id)).path("session").path("stopped").asBoolean());
+  }
+
+  @Test
+  void denyingABlockWithAReasonTellsTheModelTheReason() throws Exception {
+    String reason = "not on this machine, please";
+    // The second turn only plays when the model is told the reason; off script, the turn would fail.
+    String model = cassette("deny",
+        null, "I'll write the deploy marker.\n\n```bash\ntouch deploy-marker && echo deployed\n```\n",
+        "declined to run block 1.*Reason: not on this machine, please", "Understood: I did not deploy.");
+    String id = server.createSession(body("message", "Deploy it", "model", model, "autoRun", false));
+
+    browser.login(server);
+    browser.waitFor("the session's row to wait for approval",
+        row(id, "awaiting_approval"));
+    // A direct link to the session page works as well as a click in the table.
+    browser.driver.get(server.base() + "/#/session/" + id);
+    WebElement card = browser.waitFor("the approval card of block 1", testId("approval-card", "block", 1));
+    assertTrue(Browser.text(card).contains("touch deploy-marker && echo deployed"), Browser.text(card));
+
+    card.findElement(testId("deny-button")).click();
+    WebElement input = browser.waitFor("the deny dialog", By.cssSelector("dialog[open] textarea"));
+    input.sendKeys(reason);
+    browser.driver.findElement(By.cssSelector("dialog[open] button[type='submit']")).click();
+
+    browser.waitGone("the approval card to go", testId("approval-card"));
+    browser.waitFor("block 1 to show it was denied",
+        d -> d.findElement(By.cssSelector(".block-card[data-block='1'] .block-state")).getText()
+            .equals("Denied · by user"));
+    WebElement note = browser.waitFor("the reason under block 1", By.cssSelector(".block-card[data-block='1'] .block-note"));
+    assertEquals("Reason: " + reason, note.getText());
+    browser.waitFor("the session to be done", By.cssSelector(".session-pill [data-status='done']"));
+    browser.waitFor("the model's answer to the denial", d -> Browser.text(d.findElement(testId("transcript")))
+        .contains("Understood: I did not deploy."));
+    assertTrue(browser.driver.findElements(testId("exit-badge", "block", 1)).isEmpty(), "a denied block never runs");
+
+    List<JsonNode> events = events(id);
+    JsonNode approval = events.stream().filter(e -> e.path("type").asText().equals("approval")).findFirst()
+        .orElseThrow();
+    assertEquals("denied", approval.path("decision").asText());
+    assertEquals("user", approval.path("by").asText());
+    assertEquals(reason, approval.path("reason").asText());
+    assertTrue(events.stream().noneMatch(e -> e.path("type").asText().equals("exec_started")));
+    JsonNode finished = events.get(events.size() - 1);
+    assertEquals("turn_finished", finished.path("type").asText());
+    assertEquals("done", finished.path("status").asText(), "the model got the reason: " + finished);
+  }
+}
