@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.bench.intercept.InterceptLatencySection;
 import io.interpreter4j.bench.repl.ReplRoundTripSection;
 import io.interpreter4j.bench.sessions.ConcurrentSessionsSection;
+import io.interpreter4j.bench.sse.SseFanoutSection;
 import io.interpreter4j.bench.startup.StartupSection;
 import io.interpreter4j.core.event.EventCodec;
 import java.nio.file.Files;
@@ -61,6 +62,7 @@ public final class BenchMain {
     sections.put("intercept_latency", c -> InterceptLatencySection.run(c.quick()));
     sections.put("sessions", c -> ConcurrentSessionsSection.run(c.quick()));
     sections.put("startup", c -> StartupSection.run(c.quick(), c.root()));
+    sections.put("sse_fanout", c -> SseFanoutSection.run(c.quick()));
 
     Instant started = Instant.now();
     ObjectNode report = JsonNodeFactory.instance.objectNode();

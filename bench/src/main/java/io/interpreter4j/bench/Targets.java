@@ -22,6 +22,7 @@ final class Targets {
     JsonNode startup = report.path("startup");
     atMost(t, "version_s", startup.path("version").path("java_jar").path("median_s"), 0.5);
     atMost(t, "prompt_s", startup.path("prompt").path("launcher_with_cds").path("median_s"), 1.5);
+    atMost(t, "sse_p99_lag_ms", report.path("sse_fanout").path("i4j").path("p99_ms"), 50);
     return t;
   }
 
