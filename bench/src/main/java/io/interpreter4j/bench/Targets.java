@@ -19,6 +19,7 @@ final class Targets {
     JsonNode sessions = report.path("sessions");
     check(t, "sessions_all_done", sessions.path("all_done"), "true", sessions.path("all_done").asBoolean(false));
     atMost(t, "heap_per_idle_session_kib", sessions.path("heap_per_idle_session_kib"), 64);
+    atLeast(t, "scanner_mb_per_s", report.path("scanner_throughput").path("i4j_mb_per_s"), 100);
     JsonNode startup = report.path("startup");
     atMost(t, "version_s", startup.path("version").path("java_jar").path("median_s"), 0.5);
     atMost(t, "prompt_s", startup.path("prompt").path("launcher_with_cds").path("median_s"), 1.5);
