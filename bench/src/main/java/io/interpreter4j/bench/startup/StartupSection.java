@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 public final class StartupSection {
 
   private static final String BANNER = "interpreter4j \u00b7";
+  /** The chat's prompt character (a plain "> " on terminals without it). */
+  private static final String PROMPT = "\u276f";
 
   private StartupSection() {}
 
@@ -138,17 +140,20 @@ public final class StartupSection {
   private static long[] watch(InputStream out, long start) throws Exception {
     CompletableFuture<long[]> seen = CompletableFuture.supplyAsync(() -> {
       StringBuilder text = new StringBuilder();
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       byte[] buffer = new byte[4096];
       long bannerAt = -1;
       try {
         int n;
         while ((n = out.read(buffer)) >= 0) {
-          text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+          bytes.write(buffer, 0, n); // decoded whole: a read may end inside a multi-byte character
+          text.setLength(0);
+          text.append(bytes.toString(StandardCharsets.UTF_8));
           int b = text.indexOf(BANNER);
           if (b >= 0 && bannerAt < 0) {
             bannerAt = System.nanoTime() - start;
           }
-          if (b >= 0 && text.indexOf("> ", b) >= 0) {
+          if (b >= 0 && (text.indexOf("> ", b) >= 0 || text.indexOf(PROMPT, b) >= 0)) {
             return new long[] {bannerAt, System.nanoTime() - start};
           }
         }
