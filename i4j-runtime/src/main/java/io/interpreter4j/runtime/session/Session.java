@@ -6,7 +6,6 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.intercept.CodeBlock;
-import io.interpreter4j.core.intercept.Languages;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelRequest;
@@ -17,11 +16,14 @@ import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.approval.Safety;
 import io.interpreter4j.runtime.llm.LlmStreamer;
 import io.interpreter4j.runtime.repl.ExecResult;
+import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.retry.RetryController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,9 +81,15 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private record Verdict(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) implements Command {}
 
+  private enum LanguagesFound implements Command { INSTANCE }
+
   private enum Phase { IDLE, STREAMING, AWAITING_APPROVAL, EXECUTING, CHECKING }
 
-  public static final List<String> LANGUAGES = List.of(Languages.PYTHON, Languages.BASH);
+  /** The installed languages with their versions, for the system prompt: "python 3.11.7", "bash 5.2.15", ... */
+  public static List<String> languages() {
+    return LanguageRegistry.shared().labels();
+  }
+
   private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
 
   public static Behavior<Command> create(SessionSpec spec) {
@@ -108,6 +116,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final ActorRef<ApprovalGate.Reply> decisionAdapter;
   private final ActorRef<ReplWorker.Reply> workerAdapter;
   private final Map<String, ActorRef<ReplWorker.Command>> workers = new HashMap<>();
+  private final LanguageRegistry languages;
+  private boolean awaitingLanguages;
   private final List<ChatMessage> history = new ArrayList<>();
   private final Instant started;
 
@@ -159,6 +169,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
         Behaviors.supervise(RetryController.create(settings.maxIterations(), settings.maxConsecutiveFailures()))
             .onFailure(SupervisorStrategy.restart()),
         "retry-controller");
+    // the configuration the system was started with may add languages; installed ones are found in the background
+    this.languages = LanguageRegistry.of(context.getSystem().settings().config());
+    languages.discovery();
     history.add(ChatMessage.system(PromptBuilder.systemPrompt(spec.host(), LocalDate.now(),
         settings.customInstructions())));
     events.publish(new EventPayload.SessionStarted(spec.provider().name(), settings.workdir().toString()));
@@ -176,6 +189,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(FromGate.class, this::onDecision)
         .onMessage(FromWorker.class, this::onWorker)
         .onMessage(Verdict.class, this::onVerdict)
+        .onMessage(LanguagesFound.class, this::onLanguagesFound)
         .onSignal(PostStop.class, this::onPostStop)
         .build();
   }
@@ -354,8 +368,17 @@ public final class Session extends AbstractBehavior<Session.Command> {
       sendResultsAndContinue();
       return;
     }
-    if (!LANGUAGES.contains(block.language())) {
-      String message = PromptBuilder.unknownLanguage(block.index(), block.language(), LANGUAGES);
+    List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
+    if (installed == null) { // only just started: look again once the interpreters have been found
+      pendingBlocks.addFirst(block);
+      awaitingLanguages = true;
+      getContext().pipeToSelf(languages.discovery(), (found, failure) -> LanguagesFound.INSTANCE);
+      return;
+    }
+    String language = languages.canonical(block.language());
+    if (installed.stream().noneMatch(i -> i.name().equals(language))) {
+      String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
+          installed.stream().map(LanguageRegistry.Installed::label).toList());
       events.publish(new EventPayload.Error(message));
       results.add(message);
       checkBlock(block.code(), true, message);
@@ -364,6 +387,14 @@ public final class Session extends AbstractBehavior<Session.Command> {
     phase = Phase.AWAITING_APPROVAL;
     awaitingBlock = block;
     gate.tell(new ApprovalGate.Review(block, decisionAdapter));
+  }
+
+  private Behavior<Command> onLanguagesFound(LanguagesFound m) {
+    if (awaitingLanguages) {
+      awaitingLanguages = false;
+      runNextBlock();
+    }
+    return this;
   }
 
   private Behavior<Command> onDecision(FromGate m) {
@@ -399,7 +430,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     phase = Phase.EXECUTING;
     runningBlock = block;
     runningCode = d.code();
-    runningWorker = worker(block.language());
+    runningWorker = worker(languages.canonical(block.language()));
     events.publish(new EventPayload.ExecStarted(block.index(), block.language()));
     runningWorker.tell(new ReplWorker.Execute(block.index(), d.code(), settings.timeout(), workerAdapter));
     return this;
@@ -494,12 +525,13 @@ public final class Session extends AbstractBehavior<Session.Command> {
           settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
           settings.python().isBlank() ? null : settings.python());
       return getContext().spawn(
-          Behaviors.supervise(ReplWorker.create(config)).onFailure(SupervisorStrategy.restart()),
-          "repl-" + lang);
+          Behaviors.supervise(languages.worker(config)).onFailure(SupervisorStrategy.restart()),
+          "repl-" + URLEncoder.encode(lang, StandardCharsets.UTF_8));
     });
   }
 
   private void finishTurn(String status, String reason) {
+    awaitingLanguages = false;
     flushResults();
     phase = Phase.IDLE;
     lastStatus = status;
