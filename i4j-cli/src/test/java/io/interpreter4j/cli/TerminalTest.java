@@ -307,6 +307,7 @@ class TerminalTest {
     assertTrue(screen.contains("```bash\necho plain-out\n```\n  [approved by auto]\n── running block 1 (bash) ──\n"
         + "plain-out\n── exit 0"), screen);
     assertFalse(screen.contains("╭"), screen);
+    tmux.await("^>\\z", WAIT);
     tmux.key("C-d");
     tmux.await(SHELL_PROMPT, WAIT);
   }
