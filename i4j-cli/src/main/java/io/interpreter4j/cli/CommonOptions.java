@@ -38,6 +38,14 @@ public final class CommonOptions {
       description = "With -y, run even high-risk blocks without asking (deny rules still apply). See docs/safety.md.")
   boolean dangerouslyAllowAll;
 
+  @Option(names = "--sandbox", arity = "0..1", paramLabel = "KIND", fallbackValue = "auto",
+      description = "Run the code in a sandbox: alone, the platform's default (bwrap on Linux, seatbelt on macOS); "
+          + "or none, bwrap, docker, seatbelt. Read-only system, writable working directory, no network.")
+  String sandbox;
+
+  @Option(names = "--sandbox-network", description = "Let sandboxed code use the network.")
+  boolean sandboxNetwork;
+
   @Option(names = "--json", description = "Print one JSON event per line on stdout and nothing else (see docs/events.md).")
   boolean json;
 
@@ -85,6 +93,12 @@ public final class CommonOptions {
     }
     if (yes) {
       m.put("interpreter4j.approval.mode", "auto");
+    }
+    if (sandbox != null) {
+      m.put("interpreter4j.sandbox.kind", sandbox);
+    }
+    if (sandboxNetwork) {
+      m.put("interpreter4j.sandbox.network", true);
     }
     if (dangerouslyAllowAll) {
       m.put("interpreter4j.approval.dangerously-allow-all", true);

@@ -226,7 +226,7 @@ final class MagicCommands {
     row(sb, "limits", "timeout " + EventRenderer.duration(settings.timeout().toMillis()) + " a block · "
         + settings.maxOutput() + " characters of output to the model · " + settings.maxIterations()
         + " model calls a message · " + settings.maxConsecutiveFailures() + " failures in a row");
-    row(sb, "languages", String.join(", ", Session.LANGUAGES)
+    row(sb, "languages", String.join(", ", Session.languages())
         + (host == null ? "" : theme.dim(" (python " + host.pythonVersion() + ", shell " + host.shell() + ")")));
     row(sb, "mode", settings.interceptorMode().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     row(sb, "workdir", settings.workdir().toString());

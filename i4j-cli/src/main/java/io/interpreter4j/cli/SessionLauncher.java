@@ -16,6 +16,10 @@ import io.interpreter4j.runtime.session.SessionManager;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.repl.VenvMode;
+import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.sandbox.SandboxSettings;
+import io.interpreter4j.runtime.session.ProcessDefaults;
 import io.interpreter4j.runtime.session.SessionIds;
 import io.interpreter4j.server.Server;
 import io.interpreter4j.server.ServerConfig;
@@ -52,6 +56,18 @@ final class SessionLauncher {
     if (!Files.isDirectory(settings.workdir())) {
       throw new ModelFactory.UsageException("working directory not found: " + settings.workdir()
           + " (give an existing folder to --workdir)");
+    }
+    applyProcessDefaults(config);
+  }
+
+  /** The sandbox and pip-install mode of every session of this process; an unusable sandbox is a usage error. */
+  static void applyProcessDefaults(Config config) {
+    try {
+      Sandbox sandbox = Sandbox.of(SandboxSettings.from(config));
+      sandbox.check();
+      ProcessDefaults.set(sandbox, VenvMode.from(config));
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
     }
   }
 

@@ -47,11 +47,11 @@ final class BlockRun {
     this.liveLimit = liveLimit;
   }
 
-  /** Writes the code to {@code sessionDir/code/block-<n>.<ext>} and opens {@code sessionDir/outputs/block-<n>.txt}. */
+  /** Writes the code to {@link ReplDialect#codeFile} and opens {@code sessionDir/outputs/block-<n>.txt}. */
   static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice)
       throws IOException {
     Path sessionDir = config.sessionDir().toAbsolutePath();
-    Path codeFile = sessionDir.resolve("code").resolve("block-" + request.block() + "." + dialect.codeExtension());
+    Path codeFile = dialect.codeFile(sessionDir, request.block());
     Files.createDirectories(codeFile.getParent());
     Files.writeString(codeFile, request.code(), StandardCharsets.UTF_8);
     OutputSpool spool = OutputSpool.open(sessionDir.resolve("outputs").resolve("block-" + request.block() + ".txt"),

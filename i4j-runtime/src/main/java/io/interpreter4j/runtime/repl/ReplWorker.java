@@ -2,6 +2,7 @@ package io.interpreter4j.runtime.repl;
 
 import io.interpreter4j.runtime.repl.BlockRun.Halt;
 import io.interpreter4j.runtime.repl.ReplProcess.Stream;
+import io.interpreter4j.runtime.sandbox.LaunchSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -62,8 +63,12 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   /** After the interpreter is gone, how long to wait at least for the rest of its output before finishing anyway. */
   private static final Duration MIN_DRAIN = Duration.ofSeconds(1);
 
+  /** A worker for a built-in language ({@link LanguageRegistry#worker} also knows the configured ones). */
   public static Behavior<Command> create(ReplConfig config) {
-    ReplDialect dialect = ReplDialect.of(config.language());
+    return create(config, ReplDialect.of(config.language()));
+  }
+
+  static Behavior<Command> create(ReplConfig config, ReplDialect dialect) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new ReplWorker(ctx, timers, config, dialect)));
   }
 
@@ -71,6 +76,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private final ReplConfig config;
   private final ReplDialect dialect;
   private final Executor blocking;
+  private final ReplLauncher launcher;
   private ReplProcess process;
   private CompletableFuture<ReplProcess> pendingStart;
   private BlockRun running;
@@ -86,6 +92,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     this.dialect = dialect;
     // starting an interpreter (and finding python behind a pyenv shim) blocks; keep it off the actor's thread
     this.blocking = context.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
+    this.launcher = new ReplLauncher(config, dialect);
   }
 
   @Override
@@ -112,9 +119,10 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
           new ExecResult(1, false, false, 0, false, null, "", Notices.busy(dialect))));
       return this;
     }
+    Execute prepared = launcher.prepare(execute); // python shell lines; isolated installs (ReplLauncher)
     BlockRun run;
     try {
-      run = BlockRun.open(config, dialect, execute, pendingNotice);
+      run = BlockRun.open(config, dialect, prepared, pendingNotice);
     } catch (IOException | RuntimeException e) {
       execute.replyTo().tell(new Finished(execute.block(),
           new ExecResult(1, false, false, 0, false, null, "", Notices.cannotPrepare(e))));
@@ -124,6 +132,10 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     running = run;
     if (execute.timeout() != null) { // the session always sets one; null means the block may run until interrupted
       timers.startSingleTimer(TimerKey.BLOCK, new BlockTimedOut(run), execute.timeout());
+    }
+    if (process != null && launcher.needsRestart()) {
+      process.close(); // the first pip install: python moves into WORKDIR/.venv (ReplLauncher)
+      process = null;
     }
     if (process != null) {
       dispatch(run);
@@ -277,10 +289,13 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private void startProcess() {
     ReplProcess.Listener listener = new SelfListener(getContext().getSelf());
     Map<String, String> env = environment(config);
+    env.putAll(dialect.environment());
     String threadName = "i4j-repl-" + dialect.name().toLowerCase(java.util.Locale.ROOT);
+    java.util.function.Supplier<LaunchSpec> launch = launcher.launch(env); // sandbox, python (ReplLauncher)
     pendingStart = CompletableFuture.supplyAsync(() -> {
       try {
-        return ReplProcess.start(dialect.argv(config), config.workdir(), env, dialect.prelude(),
+        LaunchSpec spec = launch.get();
+        return ReplProcess.start(spec.command(ReplProcess.SETSID), spec.workdir(), spec.env(), dialect.prelude(),
             dialect.ownsProcessGroup(), threadName, listener);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -343,7 +358,8 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     timers.cancel(TimerKey.BLOCK);
     timers.cancel(TimerKey.GRACE);
     timers.cancel(TimerKey.DRAIN);
-    ExecResult result = run.result(exitCode, Notices.join(run.carriedNotice(), notice));
+    ExecResult result = run.result(exitCode,
+        Notices.join(Notices.join(run.carriedNotice(), launcher.takeNotice()), notice));
     run.request().replyTo().tell(new Finished(run.request().block(), result));
     running = null;
     if (process != null) {

@@ -15,7 +15,9 @@ def _i4j_main():
     # even if user code redirects or closes sys.stdout/fd 1
     marker_out, marker_err = os.dup(1), os.dup(2)
     try:
-        if os.getpgrp() != os.getpid():
+        # below a sandbox the launcher leads the group already, and leaving it would put the code out of reach
+        shared = os.environ.pop("I4J_SHARED_PROCESS_GROUP", None)
+        if os.getpgrp() != os.getpid() and not shared:
             os.setsid()  # own process group, so an interrupt reaches the code's children too
     except OSError:
         pass
