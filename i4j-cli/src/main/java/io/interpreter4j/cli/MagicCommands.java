@@ -226,8 +226,11 @@ final class MagicCommands {
     row(sb, "limits", "timeout " + EventRenderer.duration(settings.timeout().toMillis()) + " a block · "
         + settings.maxOutput() + " characters of output to the model · " + settings.maxIterations()
         + " model calls a message · " + settings.maxConsecutiveFailures() + " failures in a row");
-    row(sb, "languages", String.join(", ", Session.languages())
-        + (host == null ? "" : theme.dim(" (python " + host.pythonVersion() + ", shell " + host.shell() + ")")));
+    row(sb, "languages", String.join(", ", host == null ? Session.languages() : host.languages()));
+    if (host != null) {
+      row(sb, "shell", host.shell() + theme.dim(" · " + host.osName() + " " + host.osVersion() + " ("
+          + host.arch() + ")"));
+    }
     row(sb, "mode", settings.interceptorMode().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     row(sb, "workdir", settings.workdir().toString());
     row(sb, "session", session.id() + theme.dim("  " + dir));

@@ -254,7 +254,7 @@ class TerminalTest {
     tmux.await("^Context  [0-9,]+ tokens \\(system prompt [0-9,]+, 2 messages\\)", WAIT);
     tmux.await("^Cost     \\$0 \\(a local or replayed model\\)", WAIT);
     tmux.line("%info");
-    tmux.await("^languages python, bash", WAIT);
+    tmux.await("^languages python [0-9.]+, bash", WAIT);
     tmux.line("%auto_run on");
     tmux.await("✓ auto-run is on", WAIT);
     tmux.line("%markdown");
