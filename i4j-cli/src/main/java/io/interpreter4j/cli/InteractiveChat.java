@@ -114,7 +114,7 @@ final class InteractiveChat {
     if (!options.json) {
       display.println(display.theme().dim("interpreter4j · " + session.model() + " · "
           + (launcher.autoRun() ? "auto-run (-y)" : "asks before running code")
-          + " · %help · Ctrl-C interrupts · Ctrl-D exits"));
+          + " · %help for commands · Ctrl-D exits"));
     }
     if (resume != null) {
       resume(resume, session, launcher, display, out, isTerminal && display instanceof TerminalRenderer,

@@ -114,8 +114,8 @@ final class MagicCommands {
     Path file = argument.isBlank() ? conversationsDir().resolve(session.id() + ".json") : resolve(argument);
     List<ChatMessage> history = session.history();
     ConversationFile.write(file, session.id(), session.model(), history);
-    ok("saved " + (history.size() - 1) + " messages to " + file + " (%load " + displayPath(file)
-        + " brings them back)");
+    ok("saved " + (history.size() - 1) + " messages to " + file + "; "
+        + (argument.isBlank() ? "%load" : "%load " + argument.strip()) + " brings them back");
   }
 
   private void load(String argument) throws IOException {
@@ -313,11 +313,6 @@ final class MagicCommands {
       a = System.getProperty("user.home") + a.substring(1);
     }
     return settings.workdir().resolve(a).normalize();
-  }
-
-  private String displayPath(Path file) {
-    Path abs = file.toAbsolutePath();
-    return abs.startsWith(settings.workdir()) ? settings.workdir().relativize(abs).toString() : abs.toString();
   }
 
   private static String quote(String text) {
