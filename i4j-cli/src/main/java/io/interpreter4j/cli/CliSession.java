@@ -61,7 +61,7 @@ final class CliSession implements AutoCloseable {
   /** Facts about this machine for the system prompt (runs python once to ask its version). */
   static HostInfo host(Settings settings, Map<String, String> env) {
     String python = settings.python().isBlank() ? PythonLocator.resolve() : settings.python();
-    return HostProbe.probe(settings.workdir(), python, Session.LANGUAGES, env);
+    return HostProbe.probe(settings.workdir(), python, Session.languages(), env);
   }
 
   static CliSession start(ActorSystem<SessionManager.Command> system, String id, Settings settings,

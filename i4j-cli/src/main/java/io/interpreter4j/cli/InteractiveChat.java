@@ -62,7 +62,9 @@ final class InteractiveChat {
       Files.createDirectories(history.getParent());
       LineReader reader = ChatInput.reader(terminal, history, launcher.settings.workdir());
       ConsoleApprover approver = new ConsoleApprover(true);
-      ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, prompt), out,
+      boolean rich = display instanceof TerminalRenderer;
+      ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, rich
+          ? "\u001b[1;33m" + prompt.stripTrailing() + "\u001b[0m " : prompt), out,
           new Editor(env, true), block -> {
             if (!options.json) {
               display.awaitApprovalShown(block, Duration.ofSeconds(2));
@@ -112,7 +114,7 @@ final class InteractiveChat {
     if (!options.json) {
       display.println(display.theme().dim("interpreter4j · " + session.model() + " · "
           + (launcher.autoRun() ? "auto-run (-y)" : "asks before running code")
-          + " · %help · Ctrl-C interrupts · Ctrl-D exits"));
+          + " · %help for commands · Ctrl-D exits"));
     }
     if (resume != null) {
       resume(resume, session, launcher, display, out, isTerminal && display instanceof TerminalRenderer,

@@ -114,8 +114,8 @@ final class MagicCommands {
     Path file = argument.isBlank() ? conversationsDir().resolve(session.id() + ".json") : resolve(argument);
     List<ChatMessage> history = session.history();
     ConversationFile.write(file, session.id(), session.model(), history);
-    ok("saved " + (history.size() - 1) + " messages to " + file + " (%load " + displayPath(file)
-        + " brings them back)");
+    ok("saved " + (history.size() - 1) + " messages to " + file + "; "
+        + (argument.isBlank() ? "%load" : "%load " + argument.strip()) + " brings them back");
   }
 
   private void load(String argument) throws IOException {
@@ -226,8 +226,11 @@ final class MagicCommands {
     row(sb, "limits", "timeout " + EventRenderer.duration(settings.timeout().toMillis()) + " a block · "
         + settings.maxOutput() + " characters of output to the model · " + settings.maxIterations()
         + " model calls a message · " + settings.maxConsecutiveFailures() + " failures in a row");
-    row(sb, "languages", String.join(", ", Session.LANGUAGES)
-        + (host == null ? "" : theme.dim(" (python " + host.pythonVersion() + ", shell " + host.shell() + ")")));
+    row(sb, "languages", String.join(", ", host == null ? Session.languages() : host.languages()));
+    if (host != null) {
+      row(sb, "shell", host.shell() + theme.dim(" · " + host.osName() + " " + host.osVersion() + " ("
+          + host.arch() + ")"));
+    }
     row(sb, "mode", settings.interceptorMode().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     row(sb, "workdir", settings.workdir().toString());
     row(sb, "session", session.id() + theme.dim("  " + dir));
@@ -310,11 +313,6 @@ final class MagicCommands {
       a = System.getProperty("user.home") + a.substring(1);
     }
     return settings.workdir().resolve(a).normalize();
-  }
-
-  private String displayPath(Path file) {
-    Path abs = file.toAbsolutePath();
-    return abs.startsWith(settings.workdir()) ? settings.workdir().relativize(abs).toString() : abs.toString();
   }
 
   private static String quote(String text) {

@@ -118,6 +118,21 @@ class TerminalTest {
   }
 
   @Test
+  void aRiskyBlockIsAskedAboutEvenUnderAutoRunWithItsFlags() throws Exception {
+    Path c = cassette("c.json",
+        turn(null, "Cleaning up.\n\n```bash\nsudo rm -rf /var/tmp/i4j-test-nothing-here\n```"),
+        turn("declined to run block 1", "Understood, nothing deleted."));
+    chat(c, "-y");
+    tmux.line("clean up");
+    String screen = tmux.await("Run block 1 \\(bash\\)\\? \\[y\\]es / \\[n\\]o / \\[e\\]dit:\\z", WAIT);
+    assertTrue(screen.contains("│ sudo rm -rf /var/tmp/i4j-test-nothing-here\n╰"), screen);
+    assertTrue(screen.matches("(?s).*\n⚠ risk: high\n  • \\S+ \\(high\\) .*"), screen);
+    tmux.line("n");
+    tmux.await("^Understood, nothing deleted\\.$", WAIT);
+    exitChat();
+  }
+
+  @Test
   void noDeclinesTheBlockAndTellsTheModel() throws Exception {
     Path c = cassette("c.json",
         turn(null, "```bash\ntouch declined-file\n```"),
@@ -219,11 +234,17 @@ class TerminalTest {
     chat(c);
     tmux.line("%help");
     tmux.await("%jupyter \\[FILE\\]\\s+export the conversation as a Jupyter notebook", WAIT);
+    tmux.type("%verb");
+    tmux.key("Tab");
+    tmux.await("^❯ %verbose\\z", WAIT);
+    tmux.line(" on");
+    tmux.await("✓ verbose is on", WAIT);
     tmux.line("%undoo");
     tmux.await("! unknown command %undoo; did you mean %undo\\? %help lists the commands", WAIT);
     tmux.line("%% echo from-the-shell; echo to-stderr >&2; exit 3");
     String screen = tmux.await("✗ exit 3", WAIT);
-    assertTrue(screen.contains("  from-the-shell\n  to-stderr\n✗ exit 3"), screen);
+    assertTrue(screen.contains("\n  from-the-shell\n"), screen);
+    assertTrue(screen.contains("\n  to-stderr\n"), screen);
     tmux.line("\"\"\"");
     tmux.line("line one");
     tmux.line("line two");
@@ -233,7 +254,7 @@ class TerminalTest {
     tmux.await("^Context  [0-9,]+ tokens \\(system prompt [0-9,]+, 2 messages\\)", WAIT);
     tmux.await("^Cost     \\$0 \\(a local or replayed model\\)", WAIT);
     tmux.line("%info");
-    tmux.await("^languages python, bash", WAIT);
+    tmux.await("^languages python [0-9.]+, bash", WAIT);
     tmux.line("%auto_run on");
     tmux.await("✓ auto-run is on", WAIT);
     tmux.line("%markdown");
@@ -258,6 +279,7 @@ class TerminalTest {
     tmux.await("^Noted: 42\\.$", WAIT);
     exitChat();
 
+    assertTrue(Files.readString(tmp.resolve("data/history")).contains("remember 42"), "history is kept on disk");
     tmux.line("i4j sessions");
     tmux.await("^ID\\s+STARTED\\s+STATUS\\s+TURNS\\s+TITLE\\n\\S+\\s+\\S+ \\S+\\s+done\\s+1\\s+remember 42$", WAIT);
 
@@ -270,6 +292,10 @@ class TerminalTest {
     assertTrue(recap.contains("❯ remember 42"), recap);
     assertTrue(recap.contains("│ remembered = 42"), recap);
     assertTrue(recap.contains("Noted: 42."), recap);
+    tmux.await(PROMPT, WAIT);
+    tmux.key("Up");
+    tmux.await("^❯ remember 42\\z", WAIT);
+    tmux.key("C-u");
     tmux.await(PROMPT, WAIT);
     tmux.line("what was it?");
     tmux.await("^It was 42\\.$", WAIT);
@@ -307,6 +333,7 @@ class TerminalTest {
     assertTrue(screen.contains("```bash\necho plain-out\n```\n  [approved by auto]\n── running block 1 (bash) ──\n"
         + "plain-out\n── exit 0"), screen);
     assertFalse(screen.contains("╭"), screen);
+    tmux.await("^>\\z", WAIT);
     tmux.key("C-d");
     tmux.await(SHELL_PROMPT, WAIT);
   }

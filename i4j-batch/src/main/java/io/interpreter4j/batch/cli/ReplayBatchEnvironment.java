@@ -68,7 +68,7 @@ public final class ReplayBatchEnvironment implements BatchEnvironment {
   @Override
   public HostInfo host(Settings settings) {
     String python = settings.python().isBlank() ? PythonLocator.resolve() : settings.python();
-    return HostProbe.probe(settings.workdir(), python, Session.LANGUAGES, env);
+    return HostProbe.probe(settings.workdir(), python, Session.languages(), env);
   }
 
   @Override

@@ -12,10 +12,25 @@ import java.util.Set;
 public final class Languages {
   public static final String PYTHON = "python";
   public static final String BASH = "bash";
+  public static final String JAVASCRIPT = "javascript";
+  public static final String POWERSHELL = "powershell";
+  public static final String R = "r";
+  public static final String RUBY = "ruby";
+  public static final String JAVA = "java";
+  public static final String APPLESCRIPT = "applescript";
+  public static final String HTML = "html";
 
   private static final Map<String, String> ALIASES = Map.ofEntries(
       Map.entry("python", PYTHON), Map.entry("py", PYTHON), Map.entry("python3", PYTHON),
-      Map.entry("bash", BASH), Map.entry("sh", BASH), Map.entry("shell", BASH), Map.entry("zsh", BASH));
+      Map.entry("bash", BASH), Map.entry("sh", BASH), Map.entry("shell", BASH), Map.entry("zsh", BASH),
+      Map.entry("javascript", JAVASCRIPT), Map.entry("js", JAVASCRIPT), Map.entry("node", JAVASCRIPT),
+      Map.entry("nodejs", JAVASCRIPT),
+      Map.entry("powershell", POWERSHELL), Map.entry("pwsh", POWERSHELL), Map.entry("ps1", POWERSHELL),
+      Map.entry("r", R),
+      Map.entry("ruby", RUBY), Map.entry("rb", RUBY),
+      Map.entry("java", JAVA), Map.entry("jshell", JAVA),
+      Map.entry("applescript", APPLESCRIPT), Map.entry("osascript", APPLESCRIPT),
+      Map.entry("html", HTML), Map.entry("htm", HTML));
 
   private static final Set<String> NOT_RUNNABLE = Set.of(
       "text", "txt", "plaintext", "plain", "output", "console", "terminal", "stdout", "stderr", "log",

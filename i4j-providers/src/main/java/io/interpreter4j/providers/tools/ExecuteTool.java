@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ChatMessage.Role;
-import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.runtime.repl.LanguageRegistry;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +33,7 @@ public final class ExecuteTool {
     ObjectNode properties = schema.putObject("properties");
     ObjectNode language = properties.putObject("language").put("type", "string")
         .put("description", "The language of the code");
-    Session.LANGUAGES.forEach(language.putArray("enum")::add);
+    LanguageRegistry.shared().discover().forEach(l -> language.withArray("enum").add(l.name()));
     properties.putObject("code").put("type", "string").put("description", "The code to run");
     schema.putArray("required").add("language").add("code");
     return schema;

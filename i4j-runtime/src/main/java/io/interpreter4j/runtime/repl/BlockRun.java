@@ -49,7 +49,7 @@ final class BlockRun {
 
   /**
    * Prepares the driver's command: the code inline when the dialect takes it so, else written to
-   * {@code sessionDir/code/block-<n>.<ext>}. Output goes to {@code sessionDir/outputs/block-<n>.txt}.
+   * {@link ReplDialect#codeFile}. Output goes to {@code sessionDir/outputs/block-<n>.txt}.
    */
   static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice)
       throws IOException {
@@ -57,7 +57,7 @@ final class BlockRun {
     String marker = MarkerScanner.newMarker();
     String command = dialect.inlineCommand(marker, request.block(), request.code());
     if (command == null) {
-      Path codeFile = sessionDir.resolve("code").resolve("block-" + request.block() + "." + dialect.codeExtension());
+      Path codeFile = dialect.codeFile(sessionDir, request.block());
       Files.createDirectories(codeFile.getParent());
       Files.writeString(codeFile, request.code(), StandardCharsets.UTF_8);
       command = dialect.command(marker, codeFile);

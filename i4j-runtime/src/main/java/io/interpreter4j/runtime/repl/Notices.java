@@ -23,17 +23,28 @@ final class Notices {
     return "The " + dialect.processName() + " " + howItEnded(exitValue) + "; " + dialect.stateLostTail();
   }
 
+  /** Null for a runner of one process per block: the next block loses nothing. */
   static String diedBetweenBlocks(ReplDialect dialect, int exitValue) {
+    if (!dialect.keepsState()) {
+      return null;
+    }
     return "The " + dialect.processName() + " " + howItEnded(exitValue) + " between blocks; this block ran in a new "
         + dialect.processNoun() + ", so " + dialect.earlierState() + " was reset.";
   }
 
+  /** Null for a runner of one process per block: the next block loses nothing. */
   static String idleRestart(ReplDialect dialect, Duration idle) {
+    if (!dialect.keepsState()) {
+      return null;
+    }
     return "The " + dialect.processName() + " had been idle for " + human(idle) + " and was stopped; this block ran "
         + "in a new " + dialect.processNoun() + ", so " + dialect.earlierState() + " was reset.";
   }
 
   static String stoppedAndKept(ReplDialect dialect, boolean timedOut, Duration timeout) {
+    if (!dialect.keepsState()) {
+      return cause(timedOut, timeout) + " and was stopped with SIGINT.";
+    }
     return cause(timedOut, timeout) + " and was stopped with SIGINT; the " + dialect.processName()
         + " kept its state.";
   }
@@ -48,7 +59,8 @@ final class Notices {
   }
 
   static String workerStopped(ReplDialect dialect) {
-    return "The block was cancelled because its " + dialect.processName() + " was shut down; its state was lost.";
+    return "The block was cancelled because its " + dialect.processName() + " was shut down"
+        + (dialect.keepsState() ? "; its state was lost." : ".");
   }
 
   static String busy(ReplDialect dialect) {

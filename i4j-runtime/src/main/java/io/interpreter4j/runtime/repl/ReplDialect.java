@@ -9,13 +9,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** What differs between the python and the bash worker: how to start the driver and how to hand it a block. */
-enum ReplDialect {
+/**
+ * What differs between the workers of each language: how to start the driver and how to hand it a block. Python and
+ * bash are here; the other drivers are {@link DriverDialect}s, and languages run as one process per block are
+ * {@link PerBlockDialect}s.
+ */
+abstract class ReplDialect {
 
-  PYTHON("python process", "process", "earlier state (variables, imports)",
-      "its state was lost and a new process will start for the next block.", "py") {
+  static final ReplDialect PYTHON = new ReplDialect("python", "python process", "process",
+      "earlier state (variables, imports)", "its state was lost and a new process will start for the next block.",
+      "py") {
     @Override
     List<String> argv(ReplConfig config) {
       String python = config.pythonExecutable() != null ? config.pythonExecutable() : PythonExecutable.resolve();
@@ -47,9 +53,10 @@ enum ReplDialect {
     boolean ownsProcessGroup() {
       return true;
     }
-  },
+  };
 
-  BASH("bash shell", "shell", "earlier state (cwd, variables, functions)",
+  static final ReplDialect BASH = new ReplDialect("bash", "bash shell", "shell",
+      "earlier state (cwd, variables, functions)",
       "a new shell will start for the next block and its state (cwd, variables, functions) was reset.", "sh") {
     @Override
     List<String> argv(ReplConfig config) {
@@ -83,14 +90,16 @@ enum ReplDialect {
     }
   };
 
+  private final String name;
   private final String processName;
   private final String processNoun;
   private final String earlierState;
   private final String stateLostTail;
   private final String codeExtension;
 
-  ReplDialect(String processName, String processNoun, String earlierState, String stateLostTail,
+  ReplDialect(String name, String processName, String processNoun, String earlierState, String stateLostTail,
       String codeExtension) {
+    this.name = name;
     this.processName = processName;
     this.processNoun = processNoun;
     this.earlierState = earlierState;
@@ -98,12 +107,19 @@ enum ReplDialect {
     this.codeExtension = codeExtension;
   }
 
-  /** "python", "py", "bash", "sh", "shell", "zsh" ... to a dialect. */
+  /** "python", "py", "bash", "sh", "js", "rb", ... to the dialect of a built-in language. */
   static ReplDialect of(String language) {
     String canonical = Languages.normalize(language.strip().toLowerCase(Locale.ROOT), "");
     return switch (canonical) {
       case Languages.PYTHON -> PYTHON;
       case Languages.BASH -> BASH;
+      case Languages.JAVASCRIPT -> DriverDialect.JAVASCRIPT;
+      case Languages.RUBY -> DriverDialect.RUBY;
+      case Languages.R -> DriverDialect.R;
+      case Languages.POWERSHELL -> DriverDialect.POWERSHELL;
+      case Languages.JAVA -> DriverDialect.JAVA;
+      case Languages.APPLESCRIPT -> PerBlockDialect.APPLESCRIPT;
+      case Languages.HTML -> PerBlockDialect.html();
       default -> throw new IllegalArgumentException("no REPL for language '" + language + "'");
     };
   }
@@ -128,6 +144,26 @@ enum ReplDialect {
   /** Whether the driver leads its own process group, so one signal to the group reaches all the code's children. */
   abstract boolean ownsProcessGroup();
 
+  /** Where block {@code block}'s code is written: {@code sessionDir/code/block-<n>.<ext>}. */
+  Path codeFile(Path sessionDir, int block) {
+    return sessionDir.resolve("code").resolve("block-" + block + "." + codeExtension);
+  }
+
+  /** Variables the driver needs in its environment (added to the worker's own). */
+  Map<String, String> environment() {
+    return Map.of();
+  }
+
+  /** Whether blocks share state (variables, definitions); false when every block runs in a new process. */
+  boolean keepsState() {
+    return true;
+  }
+
+  /** The canonical language name, e.g. "python". */
+  String name() {
+    return name;
+  }
+
   String processName() {
     return processName;
   }
@@ -148,7 +184,7 @@ enum ReplDialect {
     return codeExtension;
   }
 
-  private static List<String> withSetsid(List<String> argv) {
+  static List<String> withSetsid(List<String> argv) {
     if (ReplProcess.SETSID == null) {
       return argv;
     }
@@ -160,7 +196,7 @@ enum ReplDialect {
     return all;
   }
 
-  private static String checkedPath(Path codeFile) {
+  static String checkedPath(Path codeFile) {
     String path = codeFile.toAbsolutePath().toString();
     if (path.indexOf('\n') >= 0 || path.indexOf('\r') >= 0) {
       throw new IllegalArgumentException("a line break in the session folder's path: " + path);
@@ -168,7 +204,7 @@ enum ReplDialect {
     return path;
   }
 
-  private static String resource(String name) {
+  static String resource(String name) {
     try (InputStream in = ReplDialect.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("missing driver resource " + name);

@@ -65,8 +65,12 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   /** After the interpreter is gone, how long to wait at least for the rest of its output before finishing anyway. */
   private static final Duration MIN_DRAIN = Duration.ofSeconds(1);
 
+  /** A worker for a built-in language ({@link LanguageRegistry#worker} also knows the configured ones). */
   public static Behavior<Command> create(ReplConfig config) {
-    ReplDialect dialect = ReplDialect.of(config.language());
+    return create(config, ReplDialect.of(config.language()));
+  }
+
+  static Behavior<Command> create(ReplConfig config, ReplDialect dialect) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new ReplWorker(ctx, timers, config, dialect)));
   }
 
@@ -318,6 +322,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private void startProcess() {
     ReplProcess.Listener listener = new SelfListener(getContext().getSelf());
     Map<String, String> env = environment(config);
+    env.putAll(dialect.environment());
     String threadName = "i4j-repl-" + dialect.name().toLowerCase(java.util.Locale.ROOT);
     java.util.function.Supplier<LaunchSpec> launch = launcher.launch(env); // sandbox, python (ReplLauncher)
     pendingStart = CompletableFuture.supplyAsync(() -> {

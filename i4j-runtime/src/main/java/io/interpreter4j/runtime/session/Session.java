@@ -6,7 +6,6 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.intercept.CodeBlock;
-import io.interpreter4j.core.intercept.Languages;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelRequest;
@@ -17,11 +16,15 @@ import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.approval.Safety;
 import io.interpreter4j.runtime.llm.LlmStreamer;
 import io.interpreter4j.runtime.repl.ExecResult;
+import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.repl.ReplWorker;
+import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.retry.RetryController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -106,9 +109,15 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private record Verdict(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) implements Command {}
 
+  private enum LanguagesFound implements Command { INSTANCE }
+
   private enum Phase { IDLE, STREAMING, AWAITING_APPROVAL, EXECUTING, CHECKING }
 
-  public static final List<String> LANGUAGES = List.of(Languages.PYTHON, Languages.BASH);
+  /** The installed languages with their versions, for the system prompt: "python 3.11.7", "bash 5.2.15", ... */
+  public static List<String> languages() {
+    return LanguageRegistry.shared().labels();
+  }
+
   private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
 
   public static Behavior<Command> create(SessionSpec spec) {
@@ -135,6 +144,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final ActorRef<ApprovalGate.Reply> decisionAdapter;
   private final ActorRef<ReplWorker.Reply> workerAdapter;
   private final Map<String, ActorRef<ReplWorker.Command>> workers = new HashMap<>();
+  private final LanguageRegistry languages;
+  private boolean awaitingLanguages;
   private final List<ChatMessage> history = new ArrayList<>();
   /** The user's messages in this conversation, oldest first: what %undo takes back. */
   private final Deque<String> userTexts = new ArrayDeque<>();
@@ -183,7 +194,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
     this.gate = context.spawn(
         Behaviors.supervise(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver(),
                 new Safety(new DangerAnalyzer(), settings.approvalRules(),
-                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home"))),
+                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home")))
+                        // with isolated installs, pip lands in WORKDIR/.venv: not a global install
+                        .withVenvActive(spec.venv() == VenvMode.AUTO || AnalysisContext.current().venvActive()),
                     spec.approver().interactive(), settings.dangerouslyAllowAll())))
             .onFailure(SupervisorStrategy.restart()),
         "approval-gate");
@@ -191,6 +204,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
         Behaviors.supervise(RetryController.create(settings.maxIterations(), settings.maxConsecutiveFailures()))
             .onFailure(SupervisorStrategy.restart()),
         "retry-controller");
+    // the configuration the system was started with may add languages; installed ones are found in the background
+    this.languages = LanguageRegistry.of(context.getSystem().settings().config());
+    languages.discovery();
     this.systemPrompt = PromptBuilder.systemPrompt(spec.host(), LocalDate.now(), settings.customInstructions(),
         List.of(spec.sandbox().promptSentence(), spec.venv().promptSentence()));
     history.add(ChatMessage.system(systemPrompt));
@@ -214,6 +230,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(FromGate.class, this::onDecision)
         .onMessage(FromWorker.class, this::onWorker)
         .onMessage(Verdict.class, this::onVerdict)
+        .onMessage(LanguagesFound.class, this::onLanguagesFound)
         .onSignal(PostStop.class, this::onPostStop)
         .build();
   }
@@ -482,8 +499,17 @@ public final class Session extends AbstractBehavior<Session.Command> {
       sendResultsAndContinue();
       return;
     }
-    if (!LANGUAGES.contains(block.language())) {
-      String message = PromptBuilder.unknownLanguage(block.index(), block.language(), LANGUAGES);
+    List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
+    if (installed == null) { // only just started: look again once the interpreters have been found
+      pendingBlocks.addFirst(block);
+      awaitingLanguages = true;
+      getContext().pipeToSelf(languages.discovery(), (found, failure) -> LanguagesFound.INSTANCE);
+      return;
+    }
+    String language = languages.canonical(block.language());
+    if (installed.stream().noneMatch(i -> i.name().equals(language))) {
+      String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
+          installed.stream().map(LanguageRegistry.Installed::label).toList());
       events.publish(new EventPayload.Error(message));
       results.add(message);
       checkBlock(block.code(), true, message);
@@ -492,6 +518,14 @@ public final class Session extends AbstractBehavior<Session.Command> {
     phase = Phase.AWAITING_APPROVAL;
     awaitingBlock = block;
     gate.tell(new ApprovalGate.Review(block, decisionAdapter));
+  }
+
+  private Behavior<Command> onLanguagesFound(LanguagesFound m) {
+    if (awaitingLanguages) {
+      awaitingLanguages = false;
+      runNextBlock();
+    }
+    return this;
   }
 
   private Behavior<Command> onDecision(FromGate m) {
@@ -527,7 +561,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     phase = Phase.EXECUTING;
     runningBlock = block;
     runningCode = d.code();
-    runningWorker = worker(block.language());
+    runningWorker = worker(languages.canonical(block.language()));
     events.publish(new EventPayload.ExecStarted(block.index(), block.language()));
     runningWorker.tell(new ReplWorker.Execute(block.index(), d.code(), settings.timeout(), workerAdapter));
     return this;
@@ -622,12 +656,14 @@ public final class Session extends AbstractBehavior<Session.Command> {
           settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
           settings.python().isBlank() ? null : settings.python()).withSandbox(spec.sandbox()).withVenv(spec.venv());
       return getContext().spawn(
-          Behaviors.supervise(ReplWorker.create(config)).onFailure(SupervisorStrategy.restart()),
-          replGeneration == 0 ? "repl-" + lang : "repl-" + lang + "-" + replGeneration);
+          Behaviors.supervise(languages.worker(config)).onFailure(SupervisorStrategy.restart()),
+          (replGeneration == 0 ? "repl-" : "repl-" + replGeneration + "-")
+              + URLEncoder.encode(lang, StandardCharsets.UTF_8));
     });
   }
 
   private void finishTurn(String status, String reason) {
+    awaitingLanguages = false;
     flushResults();
     phase = Phase.IDLE;
     lastStatus = status;

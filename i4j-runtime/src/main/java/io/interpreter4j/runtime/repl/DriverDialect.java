@@ -1,0 +1,123 @@
+package io.interpreter4j.runtime.repl;
+
+import io.interpreter4j.runtime.repl.jshell.JShellDriver;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A persistent interpreter that runs a driver speaking the python driver's protocol: one line
+ * {@code "<marker> <code file>"} per block on its command channel, then {@code "\u0002<marker> <status> <flags>"} on
+ * private copies of stdout and stderr. Drivers that cannot duplicate file descriptors themselves (node, R, pwsh, the
+ * JVM) are started behind a shell that moves the command channel to fd 3, copies stdout and stderr to fds 4 and 5,
+ * and points fd 0 at /dev/null.
+ */
+final class DriverDialect extends ReplDialect {
+
+  /** Moves the channels, then becomes the interpreter: {@code sh -c MOVE_CHANNELS i4j argv...}. */
+  static final String MOVE_CHANNELS = "exec 3<&0 4>&1 5>&2 </dev/null; exec \"$@\"";
+
+  /** Environment variable that carries the R driver: {@code Rscript -e} cannot take a long expression. */
+  static final String R_DRIVER_VARIABLE = "I4J_R_DRIVER";
+
+  static final DriverDialect JAVASCRIPT = new DriverDialect("javascript", "node process", "process",
+      "earlier state (variables, functions, required modules)",
+      "its state was lost and a new process will start for the next block.", "js", true, false,
+      config -> List.of("node", "--expose-internals", "-e", resource("javascript_driver.js")),
+      Map.of());
+
+  static final DriverDialect RUBY = new DriverDialect("ruby", "ruby process", "process",
+      "earlier state (local variables, methods, classes)",
+      "its state was lost and a new process will start for the next block.", "rb", false, true,
+      config -> List.of("ruby", "-EUTF-8", "-e", resource("ruby_driver.rb")), Map.of());
+
+  static final DriverDialect R = new DriverDialect("r", "R process", "process",
+      "earlier state (variables, functions, loaded packages)",
+      "its state was lost and a new process will start for the next block.", "R", true, false,
+      config -> List.of("Rscript", "--vanilla", "-e", "eval(parse(text = Sys.getenv('" + R_DRIVER_VARIABLE + "')))"),
+      Map.of(R_DRIVER_VARIABLE, resource("r_driver.R")));
+
+  static final DriverDialect POWERSHELL = new DriverDialect("powershell", "PowerShell process", "process",
+      "earlier state (variables, functions)",
+      "its state was lost and a new process will start for the next block.", "ps1", true, false,
+      config -> List.of("pwsh", "-NoLogo", "-NoProfile", "-NonInteractive", "-Command",
+          resource("powershell_driver.ps1")),
+      Map.of());
+
+  static final DriverDialect JAVA = new DriverDialect("java", "JShell process", "process",
+      "earlier state (variables, methods, classes, imports)",
+      "its state was lost and a new process will start for the next block.", "jsh", true, false,
+      config -> javaArgv(), Map.of());
+
+  private final boolean movesChannels;
+  private final boolean leadsOwnGroup;
+  private final Function<ReplConfig, List<String>> interpreter;
+  private final Map<String, String> environment;
+
+  private DriverDialect(String name, String processName, String processNoun, String earlierState,
+      String stateLostTail, String codeExtension, boolean movesChannels, boolean leadsOwnGroup,
+      Function<ReplConfig, List<String>> interpreter, Map<String, String> environment) {
+    super(name, processName, processNoun, earlierState, stateLostTail, codeExtension);
+    this.movesChannels = movesChannels;
+    this.leadsOwnGroup = leadsOwnGroup;
+    this.interpreter = interpreter;
+    this.environment = environment;
+  }
+
+  @Override
+  List<String> argv(ReplConfig config) {
+    List<String> argv = new ArrayList<>();
+    if (movesChannels) {
+      argv.addAll(List.of("sh", "-c", MOVE_CHANNELS, "i4j-" + name()));
+    }
+    argv.addAll(interpreter.apply(config));
+    return withSetsid(ReplProcess.withDefaultSigint(argv));
+  }
+
+  @Override
+  String prelude() {
+    return null;
+  }
+
+  @Override
+  String command(String marker, Path codeFile) {
+    return marker + " " + checkedPath(codeFile) + "\n";
+  }
+
+  @Override
+  boolean ownsProcessGroup() {
+    // a driver that calls setsid itself leads its group even where the setsid command is missing
+    return leadsOwnGroup || ReplProcess.SETSID != null;
+  }
+
+  @Override
+  Map<String, String> environment() {
+    return environment;
+  }
+
+  /** The JVM running interpreter4j, with the JShell driver from interpreter4j's own jar or classes folder. */
+  private static List<String> javaArgv() {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    String classes = classesOf(JShellDriver.class);
+    return List.of(java.toString(),
+        "-Dfile.encoding=UTF-8", "-Dstdout.encoding=UTF-8", "-Dstderr.encoding=UTF-8",
+        "-Dsun.stdout.encoding=UTF-8", "-Dsun.stderr.encoding=UTF-8",
+        // one small heap and GC: this JVM only compiles and runs snippets
+        "-XX:+UseSerialGC", "-Xss4m",
+        "-cp", classes, JShellDriver.class.getName());
+  }
+
+  /** The jar or classes folder {@code type} was loaded from, for a child JVM's class path. */
+  static String classesOf(Class<?> type) {
+    try {
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (URISyntaxException | RuntimeException e) {
+      throw new UncheckedIOException(new IOException("cannot locate the classes of " + type.getName() + ": " + e, e));
+    }
+  }
+}
