@@ -50,6 +50,8 @@ public final class JShellDriver {
   private final Map<String, Origin> origins = new HashMap<>();
   private volatile boolean running;
   private volatile boolean interrupted;
+  /** Counts blocks, so a stopper started for one block never stops the next (which may start within its sleep). */
+  private volatile long block;
 
   private record Origin(String file, int line) {}
 
@@ -107,6 +109,7 @@ public final class JShellDriver {
     String remaining = source;
     int consumed = 0;
     interrupted = false;
+    block++;
     SnippetEvent last = null;
     while (!remaining.isBlank()) {
       SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(remaining);
@@ -274,8 +277,9 @@ public final class JShellDriver {
    * and run on. So keep stopping until the evaluation has returned.
    */
   private void stopUntilIdle() {
+    long stopping = block;
     Thread stopper = new Thread(() -> {
-      while (running) {
+      while (running && block == stopping) {
         shell.stop();
         try {
           Thread.sleep(20);
