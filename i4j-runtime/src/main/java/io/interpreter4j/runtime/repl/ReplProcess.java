@@ -2,9 +2,7 @@ package io.interpreter4j.runtime.repl;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +23,7 @@ final class ReplProcess {
 
   /** Chunks per stream that may wait in the listener's mailbox before the reader stops reading the pipe. */
   private static final int CHUNKS_IN_FLIGHT = 4;
-  private static final int CHUNK_CHARS = 8192;
+  private static final int CHUNK_BYTES = 8192;
 
   /** The two output streams. */
   enum Stream {
@@ -167,19 +165,33 @@ final class ReplProcess {
   }
 
   private void pump(Stream stream, InputStream in, Semaphore permits) {
-    char[] buffer = new char[CHUNK_CHARS];
-    try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+    // Raw bytes decoded here, not through an InputStreamReader: one 8 KiB buffer per stream instead of three
+    // (reader, decoder, chars), which an idle interpreter would hold for as long as it lives.
+    byte[] buffer = new byte[CHUNK_BYTES];
+    int carried = 0; // the start of a character the last read cut off, kept at the front for the next one
+    try (in) {
       int n;
-      while ((n = reader.read(buffer)) != -1) {
+      while ((n = in.read(buffer, carried, buffer.length - carried)) != -1) {
+        int end = carried + n;
+        int whole = wholeCharacters(buffer, end);
         permits.acquire(); // bounded: a flood of output waits in the pipe, not in the heap
         if (closed) {
           return;
         }
-        if (n > 0) {
-          listener.output(this, stream, new String(buffer, 0, n));
+        if (whole > 0) {
+          listener.output(this, stream, new String(buffer, 0, whole, StandardCharsets.UTF_8));
         } else {
           permits.release();
         }
+        carried = end - whole;
+        System.arraycopy(buffer, whole, buffer, 0, carried);
+      }
+      if (carried > 0) {
+        permits.acquire();
+        if (closed) {
+          return;
+        }
+        listener.output(this, stream, new String(buffer, 0, carried, StandardCharsets.UTF_8)); // a cut-off end
       }
     } catch (IOException e) {
       // a stream closed under us ends like end-of-file
@@ -190,6 +202,19 @@ final class ReplProcess {
     if (!closed) {
       listener.closed(this, stream);
     }
+  }
+
+  /** How many of the first {@code end} bytes of UTF-8 form whole characters (a read may end inside one). */
+  static int wholeCharacters(byte[] bytes, int end) {
+    for (int i = end - 1; i >= 0 && i >= end - 3; i--) {
+      int b = bytes[i] & 0xFF;
+      if ((b & 0xC0) == 0x80) {
+        continue; // a continuation byte: look for the byte that starts its character
+      }
+      int length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+      return end - i < length ? i : end;
+    }
+    return end;
   }
 
   /**
