@@ -6,7 +6,7 @@ import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.safety.SecretRedactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +24,8 @@ import java.util.function.Consumer;
 public final class SessionEvents implements AutoCloseable {
   private final String sessionId;
   private final Path journalFile;
-  private final Writer journal;
+  /** Unbuffered: every event is one write anyway (flushed before anyone is told), so a buffer only costs memory. */
+  private final OutputStream journal;
   private final Clock clock;
   private final SecretRedactor redactor;
   private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
@@ -42,8 +43,7 @@ public final class SessionEvents implements AutoCloseable {
     this.clock = clock;
     this.redactor = redactor;
     Files.createDirectories(journalFile.getParent());
-    this.journal = Files.newBufferedWriter(journalFile, StandardCharsets.UTF_8,
-        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    this.journal = Files.newOutputStream(journalFile, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
   }
 
   public Path journalFile() {
@@ -85,9 +85,7 @@ public final class SessionEvents implements AutoCloseable {
       return;
     }
     try {
-      journal.write(EventCodec.toJson(event));
-      journal.write('\n');
-      journal.flush();
+      journal.write((EventCodec.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       journalBroken = true;
       throw new UncheckedIOException("cannot append to the journal " + journalFile + ": " + e.getMessage(), e);
