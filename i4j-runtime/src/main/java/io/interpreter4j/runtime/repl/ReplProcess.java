@@ -24,6 +24,7 @@ final class ReplProcess {
   /** Chunks per stream that may wait in the listener's mailbox before the reader stops reading the pipe. */
   private static final int CHUNKS_IN_FLIGHT = 4;
   private static final int CHUNK_BYTES = 8192;
+  private static final int IDLE_BYTES = 1024;
 
   /** The two output streams. */
   enum Stream {
@@ -165,9 +166,10 @@ final class ReplProcess {
   }
 
   private void pump(Stream stream, InputStream in, Semaphore permits) {
-    // Raw bytes decoded here, not through an InputStreamReader: one 8 KiB buffer per stream instead of three
-    // (reader, decoder, chars), which an idle interpreter would hold for as long as it lives.
-    byte[] buffer = new byte[CHUNK_BYTES];
+    // Raw bytes decoded here, not through an InputStreamReader (reader, decoder and char buffers), into a small
+    // buffer while output trickles in and an 8 KiB one while it floods: an idle interpreter, whose readers wait in
+    // read() for as long as it lives, holds 1 KiB per stream.
+    byte[] buffer = new byte[IDLE_BYTES];
     int carried = 0; // the start of a character the last read cut off, kept at the front for the next one
     try (in) {
       int n;
@@ -184,7 +186,10 @@ final class ReplProcess {
           permits.release();
         }
         carried = end - whole;
-        System.arraycopy(buffer, whole, buffer, 0, carried);
+        int size = end == buffer.length ? CHUNK_BYTES : end < IDLE_BYTES ? IDLE_BYTES : buffer.length;
+        byte[] next = size == buffer.length ? buffer : new byte[size];
+        System.arraycopy(buffer, whole, next, 0, carried);
+        buffer = next;
       }
       if (carried > 0) {
         permits.acquire();
