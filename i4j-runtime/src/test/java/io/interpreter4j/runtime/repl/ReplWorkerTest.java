@@ -176,6 +176,16 @@ class ReplWorkerTest {
     }
 
     @Test
+    void aTracebackShowsTheFailingLineOfTheBlock() {
+      var worker = worker(config("python"));
+      Run run = run(worker, 7, "x = 1\nraise ValueError('boom ' + str(x))\n");
+      assertEquals(1, run.exitCode());
+      assertTrue(run.stderr().contains("<block-7>\", line 2"), run.stderr());
+      assertTrue(run.stderr().contains("raise ValueError('boom ' + str(x))"), "source line shown: " + run.stderr());
+      assertTrue(run.stderr().contains("ValueError: boom 1"), run.stderr());
+    }
+
+    @Test
     void sysExitReportsItsCodeAndTheInterpreterKeepsItsGlobals() {
       var worker = worker(config("python"));
       Run exit = run(worker, 1, "y = 5\nimport sys\nsys.exit(3)\n");
@@ -396,7 +406,9 @@ class ReplWorkerTest {
       var worker = worker(config("python"));
       Run started = run(worker, 1, String.join("\n",
           "import os, subprocess",
-          "children = [subprocess.Popen(['sleep', '1000']), subprocess.Popen(['sh', '-c', 'sleep 1000 & wait'])]",
+          "children = [subprocess.Popen(['sleep', '1000']),",
+          "            subprocess.Popen(['sh', '-c', 'sleep 1000 & echo up; wait'], stdout=subprocess.PIPE)]",
+          "children[1].stdout.readline()  # the grandchild exists once sh says so",
           "print(os.getpid())"));
       List<ProcessHandle> tree = treeOf(Long.parseLong(started.stdout().strip()));
       assertTrue(tree.size() >= 4, "expected python, two children and a grandchild: " + tree);
@@ -477,6 +489,20 @@ class ReplWorkerTest {
       Run run = run(worker, 1, "echo out\necho err >&2\nsh -c 'echo child-err >&2'\npython3 -c 'print(\"py-child\")'");
       assertEquals("out\npy-child\n", run.stdout());
       assertEquals("err\nchild-err\n", run.stderr());
+    }
+
+    @Test
+    void codeRunsVerbatimWhateverItHolds() {
+      var worker = worker(config("bash"));
+      String code = String.join("\n",
+          "cat <<'EOF'",
+          "a 'single' \"double\" \\back $HOME `tick`",
+          "EOF",
+          "echo '__I4J_END_0123'",
+          "printf '%s\\n' last");
+      Run run = run(worker, 1, code);
+      assertEquals(0, run.exitCode(), run.stderr());
+      assertEquals("a 'single' \"double\" \\back $HOME `tick`\n__I4J_END_0123\nlast\n", run.stdout());
     }
 
     @Test
