@@ -27,6 +27,7 @@ final class CliBatchEnvironment implements BatchEnvironment {
 
   @Override
   public ActorSystem<?> actorSystem(Config config) {
+    SessionLauncher.applyProcessDefaults(config);
     return CliSession.startSystem(config);
   }
 

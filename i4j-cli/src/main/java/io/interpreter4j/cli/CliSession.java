@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.llm.ModelProvider;
@@ -42,6 +43,7 @@ final class CliSession implements AutoCloseable {
   private final String id;
   private final String model;
   private volatile CompletableFuture<String> turn = new CompletableFuture<>();
+  private HostInfo host;
 
   private CliSession(ActorSystem<SessionManager.Command> system, ActorRef<Session.Command> session, String id,
                      String model) {
@@ -81,6 +83,7 @@ final class CliSession implements AutoCloseable {
       throw new IllegalStateException(created.error());
     }
     self[0] = new CliSession(system, created.session(), id, provider.name());
+    self[0].host = host;
     return self[0];
   }
 
@@ -105,6 +108,42 @@ final class CliSession implements AutoCloseable {
 
   void interrupt() {
     session.tell(Session.Interrupt.INSTANCE);
+  }
+
+  /** Facts about the machine the session was told in its system prompt; null if not known. */
+  HostInfo host() {
+    return host;
+  }
+
+  // ---- between turns: the conversation edits of the % commands ----
+
+  Session.Changed reset() {
+    return ask(Session.Reset::new);
+  }
+
+  Session.Changed undo() {
+    return ask(Session.Undo::new);
+  }
+
+  Session.Changed restore(List<ChatMessage> messages, String reason, String source, String note) {
+    return ask(replyTo -> new Session.Restore(messages, reason, source, note, replyTo));
+  }
+
+  /** The conversation as the model gets it next, system prompt first. */
+  List<ChatMessage> history() {
+    return ask(Session.GetHistory::new).messages();
+  }
+
+  Session.Status status() {
+    return ask(Session.GetStatus::new);
+  }
+
+  void autoRun(boolean on) {
+    session.tell(new Session.SetApprovalMode(on ? Settings.ApprovalMode.AUTO : Settings.ApprovalMode.ASK));
+  }
+
+  private <T> T ask(org.apache.pekko.japi.function.Function<ActorRef<T>, Session.Command> message) {
+    return AskPattern.ask(session, message, Duration.ofSeconds(10), system.scheduler()).toCompletableFuture().join();
   }
 
   /** Exit code of {@code i4j run} for a turn's status. */

@@ -1,5 +1,6 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.providers.tools.ToolCalling;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -21,6 +22,11 @@ public final class CommonOptions {
   @Option(names = "--api-key", paramLabel = "KEY", description = "API key (default: the provider's environment variable).")
   String apiKey;
 
+  @Option(names = "--tool-calling", paramLabel = "on|off|auto", converter = ToolCallingConverter.class,
+      description = "How the model sends code: on = calls of an execute tool, off = markdown code blocks, "
+          + "auto = on for OpenAI, Anthropic, OpenRouter and Groq, off for local servers. Default: auto.")
+  String toolCalling;
+
   @Option(names = "--record", paramLabel = "FILE",
       description = "Write the model's replies to a replay cassette, to replay the session offline later.")
   Path record;
@@ -31,6 +37,14 @@ public final class CommonOptions {
   @Option(names = "--dangerously-allow-all",
       description = "With -y, run even high-risk blocks without asking (deny rules still apply). See docs/safety.md.")
   boolean dangerouslyAllowAll;
+
+  @Option(names = "--sandbox", arity = "0..1", paramLabel = "KIND", fallbackValue = "auto",
+      description = "Run the code in a sandbox: alone, the platform's default (bwrap on Linux, seatbelt on macOS); "
+          + "or none, bwrap, docker, seatbelt. Read-only system, writable working directory, no network.")
+  String sandbox;
+
+  @Option(names = "--sandbox-network", description = "Let sandboxed code use the network.")
+  boolean sandboxNetwork;
 
   @Option(names = "--json", description = "Print one JSON event per line on stdout and nothing else (see docs/events.md).")
   boolean json;
@@ -52,6 +66,15 @@ public final class CommonOptions {
   @Option(names = "--custom-instructions", paramLabel = "TEXT", description = "Extra instructions for the system prompt.")
   String customInstructions;
 
+  @Option(names = "--profile", paramLabel = "NAME",
+      description = "Use a profile: $XDG_CONFIG_HOME/interpreter4j/profiles/NAME.conf (a model, flags, custom "
+          + "instructions; 'i4j profiles' lists them). Default: I4J_PROFILE.")
+  String profile;
+
+  @Option(names = "--plain", description = "No colours, frames or status line (also when stdout is not a terminal "
+      + "or NO_COLOR is set).")
+  boolean plain;
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "HOCON config file (default: $XDG_CONFIG_HOME/interpreter4j/config.conf if present).")
   Path config;
@@ -65,8 +88,17 @@ public final class CommonOptions {
     if (apiBase != null) {
       m.put("interpreter4j.api-base", apiBase);
     }
+    if (toolCalling != null) {
+      m.put("interpreter4j.providers.tool-calling", toolCalling);
+    }
     if (yes) {
       m.put("interpreter4j.approval.mode", "auto");
+    }
+    if (sandbox != null) {
+      m.put("interpreter4j.sandbox.kind", sandbox);
+    }
+    if (sandboxNetwork) {
+      m.put("interpreter4j.sandbox.network", true);
     }
     if (dangerouslyAllowAll) {
       m.put("interpreter4j.approval.dangerously-allow-all", true);
@@ -87,6 +119,18 @@ public final class CommonOptions {
       m.put("interpreter4j.custom-instructions", customInstructions);
     }
     return m;
+  }
+
+  /** Checks "on", "off" or "auto". */
+  public static final class ToolCallingConverter implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        return ToolCalling.parse(value).name().toLowerCase(java.util.Locale.ROOT);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not on, off or auto");
+      }
+    }
   }
 
   /** Parses "90" (seconds), "90s", "1500ms", "5m", "1h". */

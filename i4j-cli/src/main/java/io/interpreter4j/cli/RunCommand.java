@@ -3,6 +3,9 @@ package io.interpreter4j.cli;
 import io.interpreter4j.cli.approve.ApprovalPrompter;
 import io.interpreter4j.cli.approve.ConsoleApprover;
 import io.interpreter4j.cli.approve.Editor;
+import io.interpreter4j.cli.render.EventRenderer;
+import io.interpreter4j.cli.render.JsonEventPrinter;
+import io.interpreter4j.cli.render.TerminalSize;
 import io.interpreter4j.runtime.approval.Approver;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -53,6 +56,8 @@ final class RunCommand implements Callable<Integer> {
     ApprovalPrompter prompter = null;
     Approver sessionApprover = Approver.NOBODY;
     boolean terminal = System.console() != null;
+    TerminalSize size = terminal ? TerminalSize.probe(env) : new TerminalSize(80, 24);
+    EventRenderer display = launcher.display(options, terminal, size::columns, size::rows);
     // Under -y a terminal user is still asked about high-risk blocks; piped input is never asked under -y.
     if (!stdinUsed && (!launcher.autoRun() || terminal)) {
       approver = new ConsoleApprover(terminal);
@@ -61,10 +66,15 @@ final class RunCommand implements Callable<Integer> {
       PrintStream promptOut = options.json ? System.err : out;
       boolean echo = !terminal;
       prompter = new ApprovalPrompter(prompt -> readLine(stdin, promptOut, prompt, echo), promptOut,
-          new Editor(env, System.console() != null));
+          new Editor(env, System.console() != null),
+          block -> {
+            if (!options.json) {
+              display.awaitApprovalShown(block, java.time.Duration.ofSeconds(2));
+            }
+          });
     }
-    boolean color = System.console() != null && !env.containsKey("NO_COLOR") && !options.json;
-    try (CliSession session = launcher.start(options, sessionApprover, launcher.renderer(options.json, color))) {
+    try (display; CliSession session = launcher.start(options, sessionApprover,
+        options.json ? new JsonEventPrinter(out) : display)) {
       AtomicInteger interrupts = new AtomicInteger();
       Signal.handle(new Signal("INT"), sig -> {
         if (interrupts.incrementAndGet() == 1) {

@@ -4,6 +4,8 @@ import com.typesafe.config.Config;
 import io.interpreter4j.cli.approve.ApprovalPrompter;
 import io.interpreter4j.cli.approve.ConsoleApprover;
 import io.interpreter4j.cli.render.JsonEventPrinter;
+import io.interpreter4j.cli.render.EventRenderer;
+import io.interpreter4j.cli.render.PlainRenderer;
 import io.interpreter4j.cli.render.TerminalRenderer;
 import io.interpreter4j.core.config.ConfigLoader;
 import io.interpreter4j.core.config.Settings;
@@ -14,6 +16,10 @@ import io.interpreter4j.runtime.session.SessionManager;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.repl.VenvMode;
+import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.sandbox.SandboxSettings;
+import io.interpreter4j.runtime.session.ProcessDefaults;
 import io.interpreter4j.runtime.session.SessionIds;
 import io.interpreter4j.server.Server;
 import io.interpreter4j.server.ServerConfig;
@@ -27,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /** The steps every session command shares: settings, model, actor system, renderer, approver, session. */
@@ -41,7 +48,7 @@ final class SessionLauncher {
     this.env = env;
     this.out = out;
     try {
-      this.config = ConfigLoader.load(options.config, options.overrides(), env);
+      this.config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env);
       this.settings = Settings.from(config, env);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
@@ -49,6 +56,27 @@ final class SessionLauncher {
     if (!Files.isDirectory(settings.workdir())) {
       throw new ModelFactory.UsageException("working directory not found: " + settings.workdir()
           + " (give an existing folder to --workdir)");
+    }
+    applyProcessDefaults(config);
+  }
+
+  /** The sandbox and pip-install mode of every session of this process; an unusable sandbox is a usage error. */
+  static void applyProcessDefaults(Config config) {
+    try {
+      Sandbox sandbox = Sandbox.of(SandboxSettings.from(config));
+      sandbox.check();
+      ProcessDefaults.set(sandbox, VenvMode.from(config));
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
+    }
+  }
+
+  /** The settings alone (for commands that only read the data folder): config file, profile, environment. */
+  static Settings settingsOnly(java.nio.file.Path configFile, String profile, Map<String, String> env) {
+    try {
+      return Settings.from(ConfigLoader.load(configFile, Profiles.layer(profile, env), Map.of(), env), env);
+    } catch (IllegalArgumentException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
     }
   }
 
@@ -62,12 +90,14 @@ final class SessionLauncher {
    * where the session can be watched and its blocks approved (the first answer, terminal or browser, wins).
    */
   CliSession start(CommonOptions options, Approver approver, Consumer<Event> renderer, ServerConfig dashboard) {
+    // the host probe runs python (twice behind a pyenv shim): let it overlap the actor system's start
+    CompletableFuture<HostInfo> hostProbe = CompletableFuture.supplyAsync(() -> CliSession.host(settings, env));
     ActorSystem<SessionManager.Command> system = CliSession.startSystem(config);
     try {
       String model = ModelFactory.resolveModel(settings, config, env, system);
       ModelProvider provider = ModelFactory.create(model, settings, config, options.apiKey, options.record, env,
           system);
-      HostInfo host = CliSession.host(settings, env);
+      HostInfo host = hostProbe.join();
       String id = SessionIds.next();
       List<Consumer<Event>> subscribers = new ArrayList<>(List.of(renderer));
       Approver effective = approver;
@@ -103,7 +133,21 @@ final class SessionLauncher {
   }
 
   Consumer<Event> renderer(boolean json, boolean color) {
-    return json ? new JsonEventPrinter(out) : new TerminalRenderer(out, color);
+    return json ? new JsonEventPrinter(out) : new PlainRenderer(out, color);
+  }
+
+  /**
+   * What a person sees: the rich terminal renderer when stdout is a terminal and neither {@code --plain},
+   * {@code NO_COLOR} nor {@code TERM=dumb} says otherwise; else plain text. {@code columns} and {@code rows} give
+   * the terminal's size.
+   */
+  EventRenderer display(CommonOptions options, boolean terminal, IntSupplier columns, IntSupplier rows) {
+    return rich(options, terminal) ? new TerminalRenderer(out, columns, rows, false) : new PlainRenderer(out, false);
+  }
+
+  boolean rich(CommonOptions options, boolean terminal) {
+    return terminal && !options.plain && !options.json && !env.containsKey("NO_COLOR")
+        && !"dumb".equals(env.getOrDefault("TERM", ""));
   }
 
   boolean autoRun() {

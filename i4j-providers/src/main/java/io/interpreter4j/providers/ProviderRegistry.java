@@ -6,6 +6,7 @@ import io.interpreter4j.providers.anthropic.AnthropicProvider;
 import io.interpreter4j.providers.http.Endpoint;
 import io.interpreter4j.providers.openai.OpenAiCompatibleProvider;
 import io.interpreter4j.providers.resilience.ResilientProvider;
+import io.interpreter4j.providers.tools.ToolCalling;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -53,6 +55,9 @@ public final class ProviderRegistry {
           "openai/gpt-4o-mini"),
       new Preset("groq", Api.OPENAI_CHAT, "https://api.groq.com/openai/v1", "GROQ_API_KEY", true,
           "llama-3.3-70b-versatile"));
+
+  /** Presets whose models call tools reliably: tool calling is on for them under AUTO. */
+  public static final Set<String> TOOL_CALLING_PRESETS = Set.of("openai", "anthropic", "openrouter", "groq");
 
   private static final String OLLAMA_DEFAULT_ROOT = "http://localhost:11434";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -102,9 +107,10 @@ public final class ProviderRegistry {
       throw new IllegalArgumentException(preset.keyVariable() + " is not set: export it or pass --api-key");
     }
     Endpoint endpoint = new Endpoint(preset.prefix(), baseUrl, key, preset.keyVariable());
+    boolean tools = toolCalling(settings.toolCalling(), preset, byPrefix.isPresent() || vendorModel(model));
     ModelProvider inner = preset.api() == Api.ANTHROPIC_MESSAGES
-        ? new AnthropicProvider(system, endpoint, model, settings)
-        : new OpenAiCompatibleProvider(system, endpoint, model, settings);
+        ? new AnthropicProvider(system, endpoint, model, settings, tools)
+        : new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
     return new ResilientProvider(inner, settings);
   }
 
@@ -126,6 +132,19 @@ public final class ProviderRegistry {
       }
     }
     return firstOllamaModel(ollamaRoot(env), system, settings.ollamaProbeTimeout()).map(m -> "ollama/" + m);
+  }
+
+  /**
+   * Whether a provider offers the {@code execute} tool: as set, or for AUTO, when it is a hosted API whose models
+   * call tools reliably. {@code named} says the preset was named (a prefix, or a vendor's model name) rather than
+   * assumed for an unknown model behind {@code --api-base}, which is most likely a local server.
+   */
+  public static boolean toolCalling(ToolCalling setting, Preset preset, boolean named) {
+    return switch (setting) {
+      case ON -> true;
+      case OFF -> false;
+      case AUTO -> named && TOOL_CALLING_PRESETS.contains(preset.prefix());
+    };
   }
 
   /** "openai/, anthropic/, ollama/, ..." */
@@ -156,6 +175,12 @@ public final class ProviderRegistry {
     } catch (URISyntaxException e) {
       return OLLAMA_DEFAULT_ROOT;
     }
+  }
+
+  /** A model name that says whose it is: {@code claude-*}, {@code gpt-*}, {@code chatgpt-*}, {@code o1}..{@code o9}. */
+  private static boolean vendorModel(String model) {
+    String m = model.toLowerCase(Locale.ROOT);
+    return m.startsWith("claude") || m.startsWith("gpt-") || m.startsWith("chatgpt") || m.matches("o[1-9]([-.].*)?");
   }
 
   private static Optional<Preset> inferPreset(String model, Optional<String> base) {

@@ -2,6 +2,7 @@ package io.interpreter4j.providers;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.providers.tools.ToolCalling;
 import java.time.Duration;
 
 /**
@@ -24,7 +25,8 @@ public record ProviderSettings(
     int contextWindow,
     int outputReserve,
     int maxEventSize,
-    Duration ollamaProbeTimeout) {
+    Duration ollamaProbeTimeout,
+    ToolCalling toolCalling) {
 
   public ProviderSettings {
     require(maxAttempts >= 1, "retry.attempts must be at least 1");
@@ -43,6 +45,7 @@ public record ProviderSettings(
     require(outputReserve >= 0, "output-reserve must not be negative");
     require(maxEventSize >= 1024, "max-event-size must be at least 1024");
     require(ollamaProbeTimeout.toMillis() > 0, "ollama-probe-timeout must be positive");
+    require(toolCalling != null, "tool-calling must be on, off or auto");
   }
 
   /** The defaults of this module's reference.conf. */
@@ -69,57 +72,65 @@ public record ProviderSettings(
         c.getInt("context-window"),
         c.getInt("output-reserve"),
         c.getInt("max-event-size"),
-        c.getDuration("ollama-probe-timeout"));
+        c.getDuration("ollama-probe-timeout"),
+        ToolCalling.parse(c.getString("tool-calling")));
   }
 
   /** A copy with other retry bounds (e.g. core's {@code interpreter4j.model-retry}). */
   public ProviderSettings withRetry(int attempts, Duration base, Duration cap) {
     return new ProviderSettings(attempts, base, backoffFactor, cap, jitter, stallTimeout, connectTimeout,
         maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
   }
 
   public ProviderSettings withJitter(double value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, value, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
-        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout);
+        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
   }
 
   public ProviderSettings withStallTimeout(Duration value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, value, connectTimeout,
         maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
   }
 
   public ProviderSettings withEndpointLimits(int maxConcurrent, int maxQueued) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrent, maxQueued, breakerMaxFailures, breakerResetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
   }
 
   public ProviderSettings withBreaker(int maxFailures, Duration resetTimeout) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, maxFailures, resetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
   }
 
   /** A copy with a fixed context window in tokens (0 = known from the model's name). */
   public ProviderSettings withContextWindow(int tokens, int reserve) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
-        tokens, reserve, maxEventSize, ollamaProbeTimeout);
+        tokens, reserve, maxEventSize, ollamaProbeTimeout, toolCalling);
   }
 
   public ProviderSettings withMaxTokens(int value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, value,
-        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout);
+        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
   }
 
   public ProviderSettings withOllamaProbeTimeout(Duration value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
-        contextWindow, outputReserve, maxEventSize, value);
+        contextWindow, outputReserve, maxEventSize, value, toolCalling);
+  }
+
+  /** A copy with another tool-calling mode ({@code --tool-calling}). */
+  public ProviderSettings withToolCalling(ToolCalling value) {
+    return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
+        connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
+        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, value);
   }
 
   private static void require(boolean ok, String message) {

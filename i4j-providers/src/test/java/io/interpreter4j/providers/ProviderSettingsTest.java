@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.providers.tools.ToolCalling;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,17 @@ class ProviderSettingsTest {
     assertEquals(2, s.maxConcurrentRequests());
     assertEquals(32_000, s.contextWindow());
     assertEquals(4, s.maxAttempts());
+  }
+
+  @Test
+  void toolCallingIsAutoUnlessSet() {
+    assertEquals(ToolCalling.AUTO, ProviderSettings.defaults().toolCalling());
+    assertEquals(ToolCalling.OFF, ProviderSettings.fromConfig(ConfigFactory.parseString(
+        "interpreter4j.providers.tool-calling = Off").withFallback(ConfigFactory.defaultReference())).toolCalling());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProviderSettings.fromConfig(
+        ConfigFactory.parseString("interpreter4j.providers.tool-calling = sometimes")
+            .withFallback(ConfigFactory.defaultReference())));
+    assertTrue(e.getMessage().startsWith("interpreter4j.providers.tool-calling"), e.getMessage());
   }
 
   @Test

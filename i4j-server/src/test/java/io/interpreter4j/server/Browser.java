@@ -42,7 +42,23 @@ final class Browser implements AutoCloseable {
 
   final ChromeDriver driver;
 
-  /** Skips the calling test class (a JUnit assumption) when Chromium or chromedriver is not installed. */
+  /**
+   * Whether Chromium and chromedriver are installed (for {@code @EnabledIf}). With {@code -Di4j.browser.required=true}
+   * (or {@code I4J_BROWSER_REQUIRED=true}), as on CI, their absence is an error rather than a reason to skip.
+   */
+  static boolean installed() {
+    boolean ok = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    if (!ok && (Boolean.getBoolean("i4j.browser.required")
+        || "true".equalsIgnoreCase(System.getenv("I4J_BROWSER_REQUIRED")))) {
+      throw new IllegalStateException("i4j.browser.required is set but the dashboard browser test " + NOT_INSTALLED);
+    }
+    return ok;
+  }
+
+  static final String NOT_INSTALLED = "needs Chromium and chromedriver at /usr/bin/chromium and /usr/bin/chromedriver "
+      + "(Debian: apt-get install chromium chromium-driver) or at -Di4j.chromium=PATH and -Di4j.chromedriver=PATH";
+
+  /** Skips the calling test (a JUnit assumption) when Chromium or chromedriver is not installed. */
   static void assumeInstalled() {
     assumeTrue(Files.isExecutable(CHROMIUM), "the dashboard browser tests need Chromium at " + CHROMIUM
         + " (Debian: apt-get install chromium chromium-driver; or -Di4j.chromium=PATH)");

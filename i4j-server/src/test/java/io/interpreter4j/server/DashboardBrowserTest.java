@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -25,6 +26,7 @@ import org.openqa.selenium.WebElement;
  * table, opens it and approves, edits or denies its block on the approval card (the block runs for real in a bash
  * REPL), or stops it from its page.
  */
+@EnabledIf(value = "io.interpreter4j.server.Browser#installed", disabledReason = Browser.NOT_INSTALLED)
 class DashboardBrowserTest {
   @TempDir static Path tmp;
   private static TestServer server;

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * Answers one approval question on the main thread: {@code y} runs, {@code n} declines, {@code e} opens the code
@@ -15,15 +16,27 @@ public final class ApprovalPrompter {
   private final Function<String, Optional<String>> readLine;
   private final PrintStream out;
   private final Editor editor;
+  private final IntConsumer beforeAsking;
 
   /** {@code readLine} shows a prompt and returns the line, or empty at end of input. */
   public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor) {
+    this(readLine, out, editor, block -> { });
+  }
+
+  /**
+   * @param beforeAsking called with the block's number before the question is shown: waits until the renderer has
+   *                     printed what goes above the question (the code, its risk flags)
+   */
+  public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor,
+                          IntConsumer beforeAsking) {
     this.readLine = readLine;
     this.out = out;
     this.editor = editor;
+    this.beforeAsking = beforeAsking;
   }
 
   public void answer(ConsoleApprover.Question q) {
+    beforeAsking.accept(q.block().index());
     q.answer().complete(decide(q));
   }
 
@@ -44,10 +57,8 @@ public final class ApprovalPrompter {
         }
         case "e", "edit" -> {
           try {
-            String edited = editor.edit(q.block().code(), q.block().language());
-            out.println("── edited code ──");
-            out.println(edited);
-            return Answer.edit(edited);
+            // the approval event carries the edited code; the renderer shows it
+            return Answer.edit(editor.edit(q.block().code(), q.block().language()));
           } catch (IOException e) {
             out.println("could not edit the code: " + e.getMessage() + " (set $EDITOR to an editor that works)");
           }

@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Layers the configuration: command-line flags over {@code I4J_*} environment variables over the config file
- * over reference.conf. Each layer is a HOCON config; the result is read once into {@link Settings}.
+ * Layers the configuration: command-line flags over {@code I4J_*} environment variables over a profile (if any)
+ * over the config file over reference.conf. Each layer is a HOCON config; the result is read once into {@link Settings}.
  */
 public final class ConfigLoader {
 
@@ -36,6 +36,14 @@ public final class ConfigLoader {
    * @param flags      settings from command-line flags, keyed by path ({@code interpreter4j.model})
    */
   public static Config load(Path configFile, Map<String, Object> flags, Map<String, String> env) {
+    return load(configFile, ConfigFactory.empty(), flags, env);
+  }
+
+  /**
+   * As {@link #load(Path, Map, Map)} with one more layer between the config file and the environment: a profile
+   * ({@code --profile NAME}), whose settings override the file's and are overridden by {@code I4J_*} and flags.
+   */
+  public static Config load(Path configFile, Config profile, Map<String, Object> flags, Map<String, String> env) {
     Config fileLayer = ConfigFactory.empty();
     Path file = configFile != null ? configFile : defaultConfigFile(env);
     if (configFile != null && !Files.isRegularFile(configFile)) {
@@ -59,6 +67,7 @@ public final class ConfigLoader {
     try {
       return ConfigFactory.parseMap(flags, "command-line flags")
           .withFallback(ConfigFactory.parseMap(fromEnv, "I4J_* environment variables"))
+          .withFallback(profile)
           .withFallback(fileLayer)
           .withFallback(ConfigFactory.load())
           .resolve();

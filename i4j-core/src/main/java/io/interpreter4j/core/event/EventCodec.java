@@ -27,7 +27,8 @@ public final class EventCodec {
       Map.entry("usage", EventPayload.Usage.class),
       Map.entry("retry", EventPayload.Retry.class),
       Map.entry("turn_finished", EventPayload.TurnFinished.class),
-      Map.entry("error", EventPayload.Error.class));
+      Map.entry("error", EventPayload.Error.class),
+      Map.entry("conversation", EventPayload.Conversation.class));
 
   private EventCodec() {}
 

@@ -85,4 +85,16 @@ public sealed interface EventPayload {
   record Error(String message) implements EventPayload {
     public String type() { return "error"; }
   }
+
+  /** One message of a {@link Conversation}: role user | assistant. */
+  record Message(String role, String content) {}
+
+  /**
+   * The conversation was replaced between turns. reason: reset | undo | load | resume; source: where restored
+   * messages came from (a file, a session id), else null; messages: the conversation now, without the system
+   * prompt. A journal is rebuilt from its last such event on.
+   */
+  record Conversation(String reason, String source, java.util.List<Message> messages) implements EventPayload {
+    public String type() { return "conversation"; }
+  }
 }

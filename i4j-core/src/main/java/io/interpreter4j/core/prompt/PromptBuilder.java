@@ -9,6 +9,15 @@ public final class PromptBuilder {
 
   /** The system prompt: role, host metadata, the date, execution rules and the user's custom instructions. */
   public static String systemPrompt(HostInfo host, LocalDate today, String customInstructions) {
+    return systemPrompt(host, today, customInstructions, java.util.List.of());
+  }
+
+  /**
+   * As {@link #systemPrompt(HostInfo, LocalDate, String)}, with extra execution rules of this session (the
+   * sandbox's limits, where pip installs go); blank ones are left out.
+   */
+  public static String systemPrompt(HostInfo host, LocalDate today, String customInstructions,
+                                    java.util.List<String> extraRules) {
     StringBuilder sb = new StringBuilder();
     sb.append("""
         You are interpreter4j, a world-class programmer that completes any goal by running code on the \
@@ -43,6 +52,11 @@ public final class PromptBuilder {
         - If a block fails, read the error, fix the cause and try again with a different approach; do not \
         repeat the same failing code.
         """);
+    for (String rule : extraRules) {
+      if (rule != null && !rule.isBlank()) {
+        sb.append("- ").append(rule.strip()).append('\n');
+      }
+    }
     if (customInstructions != null && !customInstructions.isBlank()) {
       sb.append("\n# Custom instructions from the user\n").append(customInstructions.strip()).append('\n');
     }

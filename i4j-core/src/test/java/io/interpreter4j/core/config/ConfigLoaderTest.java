@@ -43,4 +43,22 @@ class ConfigLoaderTest {
         () -> ConfigLoader.load(broken, Map.of(), Map.of()));
     assertTrue(bad.getMessage().startsWith("cannot read config file"), bad.getMessage());
   }
+
+  @Test
+  void aProfileSitsBetweenTheFileAndTheEnvironment() throws Exception {
+    Path file = tmp.resolve("i4j.conf");
+    Files.writeString(file, "interpreter4j { model = \"from-file\", healing.max-iterations = 7, "
+        + "execution.max-output = 1000 }");
+    com.typesafe.config.Config profile = com.typesafe.config.ConfigFactory.parseString(
+        "interpreter4j { model = \"from-profile\", custom-instructions = \"be brief\", execution.max-output = 1500 }");
+    Map<String, String> env = Map.of("I4J_MAX_OUTPUT", "2000");
+    Settings s = Settings.from(ConfigLoader.load(file, profile, Map.of(), env), env);
+    assertEquals("from-profile", s.model());
+    assertEquals("be brief", s.customInstructions());
+    assertEquals(7, s.maxIterations(), "the file still counts where the profile says nothing");
+    assertEquals(2000, s.maxOutput(), "the environment beats the profile");
+    Settings flagged = Settings.from(ConfigLoader.load(file, profile, Map.of("interpreter4j.model", "from-flag"),
+        env), env);
+    assertEquals("from-flag", flagged.model());
+  }
 }

@@ -42,7 +42,8 @@ class EventCodecTest {
         new EventPayload.Retry(2, "HTTP 429"),
         new EventPayload.Usage(1200, 85),
         new EventPayload.TurnFinished("done", 2, null),
-        new EventPayload.Error("boom"));
+        new EventPayload.Error("boom"),
+        new EventPayload.Conversation("undo", null, List.of(new EventPayload.Message("user", "hi"))));
     long seq = 1;
     for (EventPayload p : payloads) {
       Event e = new Event("s", seq++, Instant.now(), p);

@@ -48,4 +48,12 @@ class PromptBuilderTest {
     assertTrue(PromptBuilder.blockedByPolicy(2, "recursive delete").contains(
         "blocked by policy: recursive delete; choose a safer way"));
   }
+
+  @Test
+  void extraRulesOfTheSessionAreListed() {
+    String p = PromptBuilder.systemPrompt(host, LocalDate.of(2026, 12, 2), "",
+        List.of("Code runs in a sandbox without network.", " "));
+    assertTrue(p.contains("- Code runs in a sandbox without network.\n"), p);
+    assertFalse(p.contains("- \n"));
+  }
 }

@@ -10,6 +10,12 @@ import io.interpreter4j.providers.context.ContextWindows;
 import io.interpreter4j.providers.context.TokenCounter;
 import io.interpreter4j.providers.http.Endpoint;
 import io.interpreter4j.providers.http.SseModelClient;
+import io.interpreter4j.providers.tools.ExecuteTool;
+import io.interpreter4j.providers.tools.ToolCallFences;
+import io.interpreter4j.providers.tools.ToolCallLedger;
+import io.interpreter4j.providers.tools.ToolCalling;
+import io.interpreter4j.providers.tools.ToolHistory;
+import io.interpreter4j.runtime.intercept.WeakModelRepairs;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -36,12 +42,30 @@ public final class AnthropicProvider implements ModelProvider {
   private final String model;
   private final ProviderSettings settings;
   private final SseModelClient client;
+  private final boolean toolCalling;
+  private final ToolCallLedger ledger = new ToolCallLedger();
 
+  /** Tool calling as {@code settings} say, where AUTO means off (the registry decides AUTO by provider). */
   public AnthropicProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings) {
+    this(system, endpoint, model, settings, settings.toolCalling() == ToolCalling.ON);
+  }
+
+  /**
+   * @param toolCalling offer the {@code execute} tool and turn its calls into code blocks; else code comes as
+   *     markdown fences only
+   */
+  public AnthropicProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings,
+                                 boolean toolCalling) {
     this.endpoint = endpoint;
     this.model = model;
     this.settings = settings;
     this.client = new SseModelClient(system, endpoint, settings);
+    this.toolCalling = toolCalling;
+  }
+
+  /** Whether this provider offers the {@code execute} tool. */
+  public boolean toolCalling() {
+    return toolCalling;
   }
 
   @Override
@@ -59,7 +83,10 @@ public final class AnthropicProvider implements ModelProvider {
       List<ChatMessage> messages = ContextWindow.fit(request.messages(),
           ContextWindows.inputBudget(target, settings.contextWindow(), settings.maxTokens()),
           TokenCounter.forModel(target));
-      body = AnthropicWire.requestBody(target, settings.maxTokens(), messages);
+      body = toolCalling
+          ? AnthropicWire.requestBody(target, settings.maxTokens(),
+              ToolHistory.map(ExecuteTool.withSystemNote(messages), ledger.calls()), true)
+          : AnthropicWire.requestBody(target, settings.maxTokens(), messages);
     } catch (ModelException unsendable) {
       return Source.failed(unsendable);
     }
@@ -70,6 +97,8 @@ public final class AnthropicProvider implements ModelProvider {
     if (endpoint.apiKey().isPresent()) {
       http = http.addHeader(RawHeader.create("x-api-key", endpoint.apiKey().get()));
     }
-    return client.stream(http, target, () -> new AnthropicWire.Decoder(endpoint.baseUrl()));
+    return client.stream(http, target, () -> new AnthropicWire.Decoder(endpoint.baseUrl(),
+            toolCalling ? new ToolCallFences(ledger::record, "toolu_") : null))
+        .via(WeakModelRepairs.wrappedCode());
   }
 }

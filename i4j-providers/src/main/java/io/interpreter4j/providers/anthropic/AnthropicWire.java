@@ -11,6 +11,10 @@ import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.providers.http.WireDecoder;
 import io.interpreter4j.providers.sse.SseEvent;
+import io.interpreter4j.providers.tools.ExecuteCall;
+import io.interpreter4j.providers.tools.ExecuteTool;
+import io.interpreter4j.providers.tools.ToolCallFences;
+import io.interpreter4j.providers.tools.ToolHistory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -41,31 +45,68 @@ public final class AnthropicWire {
    * @throws ModelException (not retryable) when nothing is left to send
    */
   public static String requestBody(String model, int maxTokens, List<ChatMessage> messages) {
+    return requestBody(model, maxTokens, messages.stream().<ToolHistory.Turn>map(ToolHistory.Plain::new).toList(),
+        false);
+  }
+
+  /**
+   * As {@link #requestBody(String, int, List)}, with tool calls given back as {@code tool_use} blocks and their
+   * results as {@code tool_result} blocks (first in their user message, as the API requires), and, when
+   * {@code tools}, the {@code execute} tool offered.
+   */
+  public static String requestBody(String model, int maxTokens, List<ToolHistory.Turn> conversation, boolean tools) {
     StringBuilder system = new StringBuilder();
-    List<ChatMessage> turns = new ArrayList<>();
-    for (ChatMessage m : messages) {
-      if (m.content() == null || m.content().isBlank()) {
-        continue;
-      }
-      if (m.role() == Role.SYSTEM) {
-        system.append(system.length() == 0 ? "" : "\n\n").append(m.content());
-      } else if (!turns.isEmpty() && turns.get(turns.size() - 1).role() == m.role()) {
-        ChatMessage last = turns.remove(turns.size() - 1);
-        turns.add(new ChatMessage(m.role(), last.content() + "\n\n" + m.content()));
+    List<Turn> turns = new ArrayList<>();
+    for (ToolHistory.Turn t : conversation) {
+      Turn turn;
+      if (t instanceof ToolHistory.Plain p) {
+        ChatMessage m = p.message();
+        if (m.content() == null || m.content().isBlank()) {
+          continue;
+        }
+        if (m.role() == Role.SYSTEM) {
+          system.append(system.length() == 0 ? "" : "\n\n").append(m.content());
+          continue;
+        }
+        turn = new Turn(m.role(), m.content(), null);
+      } else if (t instanceof ToolHistory.Calls c) {
+        ArrayNode blocks = JSON.createArrayNode();
+        if (!c.text().isBlank()) {
+          blocks.addObject().put("type", "text").put("text", c.text());
+        }
+        for (ExecuteCall call : c.calls()) {
+          ObjectNode use = blocks.addObject().put("type", "tool_use").put("id", call.id()).put("name", call.name());
+          use.set("input", input(call.arguments()));
+        }
+        turn = new Turn(Role.ASSISTANT, null, blocks);
       } else {
-        turns.add(m);
+        ToolHistory.Results r = (ToolHistory.Results) t;
+        ArrayNode blocks = JSON.createArrayNode();
+        for (ToolHistory.Result result : r.results()) {
+          blocks.addObject().put("type", "tool_result").put("tool_use_id", result.callId())
+              .put("content", result.content());
+        }
+        if (!r.text().isBlank()) {
+          blocks.addObject().put("type", "text").put("text", r.text());
+        }
+        turn = new Turn(Role.USER, null, blocks);
+      }
+      if (!turns.isEmpty() && turns.get(turns.size() - 1).role() == turn.role()) {
+        turns.add(turns.remove(turns.size() - 1).merge(turn));
+      } else {
+        turns.add(turn);
       }
     }
     if (turns.isEmpty()) {
       throw new ModelException("nothing to send to the model: the conversation has no user message", false);
     }
     if (turns.get(0).role() != Role.USER) {
-      turns.add(0, ChatMessage.user("(The conversation continues.)"));
+      turns.add(0, new Turn(Role.USER, "(The conversation continues.)", null));
     }
-    ChatMessage last = turns.get(turns.size() - 1);
-    if (last.role() == Role.ASSISTANT) {
+    Turn last = turns.get(turns.size() - 1);
+    if (last.role() == Role.ASSISTANT && last.text() != null) {
       // The API rejects a final (prefilled) assistant turn that ends with whitespace.
-      turns.set(turns.size() - 1, ChatMessage.assistant(last.content().stripTrailing()));
+      turns.set(turns.size() - 1, new Turn(Role.ASSISTANT, last.text().stripTrailing(), null));
     }
     ObjectNode root = JSON.createObjectNode();
     root.put("model", model);
@@ -75,13 +116,54 @@ public final class AnthropicWire {
       root.put("system", system.toString());
     }
     ArrayNode list = root.putArray("messages");
-    for (ChatMessage m : turns) {
-      list.addObject().put("role", m.role().name().toLowerCase(Locale.ROOT)).put("content", m.content());
+    for (Turn turn : turns) {
+      ObjectNode message = list.addObject().put("role", turn.role().name().toLowerCase(Locale.ROOT));
+      if (turn.text() != null) {
+        message.put("content", turn.text());
+      } else {
+        message.set("content", turn.blocks());
+      }
+    }
+    if (tools) {
+      root.putArray("tools").add(ExecuteTool.anthropic());
     }
     try {
       return JSON.writeValueAsString(root);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a tree of strings always serialises", e);
+    }
+  }
+
+  /** One message of the request: plain {@code text}, or content {@code blocks}. */
+  private record Turn(Role role, String text, ArrayNode blocks) {
+
+    /** Two messages of the same role as one: texts joined, or blocks concatenated. */
+    Turn merge(Turn next) {
+      if (text != null && next.text() != null) {
+        return new Turn(role, text + "\n\n" + next.text(), null);
+      }
+      ArrayNode merged = asBlocks();
+      merged.addAll(next.asBlocks());
+      return new Turn(role, null, merged);
+    }
+
+    ArrayNode asBlocks() {
+      if (blocks != null) {
+        return blocks.deepCopy();
+      }
+      ArrayNode one = JSON.createArrayNode();
+      one.addObject().put("type", "text").put("text", text);
+      return one;
+    }
+  }
+
+  /** A call's arguments as the {@code input} object; arguments that are not an object become {}. */
+  private static JsonNode input(String arguments) {
+    try {
+      JsonNode node = JSON.readTree(arguments);
+      return node != null && node.isObject() ? node : JSON.createObjectNode();
+    } catch (JsonProcessingException e) {
+      return JSON.createObjectNode();
     }
   }
 
@@ -93,9 +175,17 @@ public final class AnthropicWire {
     private boolean stopped;
     private String stopReason = "";
     private final Map<Integer, StringBuilder> toolInputs = new TreeMap<>();
+    private final ToolCallFences fences;
 
+    /** A decoder that keeps tool inputs aside (markdown mode). */
     public Decoder(String source) {
+      this(source, null);
+    }
+
+    /** A decoder that turns tool_use blocks into fenced code through {@code fences} (tool mode; null = keep aside). */
+    public Decoder(String source, ToolCallFences fences) {
       this.source = source;
+      this.fences = fences;
     }
 
     @Override
@@ -124,10 +214,17 @@ public final class AnthropicWire {
           JsonNode block = root.path("content_block");
           String blockType = block.path("type").asText("");
           if (blockType.equals("text") && !block.path("text").asText("").isEmpty()) {
-            return List.of(new LlmChunk.TextDelta(block.path("text").asText()));
+            return text(block.path("text").asText());
           }
           if (blockType.equals("tool_use")) {
-            toolInputs.put(root.path("index").asInt(), new StringBuilder());
+            int index = root.path("index").asInt();
+            toolInputs.put(index, new StringBuilder());
+            if (fences != null) {
+              // The input streams as input_json_delta; a server that sends it whole here is taken at its word.
+              JsonNode input = block.path("input");
+              String whole = input.isObject() && input.size() > 0 ? input.toString() : null;
+              return chunks(fences.call(index, block.path("id").asText(""), block.path("name").asText(""), whole));
+            }
           }
           return List.of();
         }
@@ -135,18 +232,25 @@ public final class AnthropicWire {
           JsonNode delta = root.path("delta");
           String deltaType = delta.path("type").asText("");
           if (deltaType.equals("text_delta")) {
-            String text = delta.path("text").asText("");
-            return text.isEmpty() ? List.of() : List.of(new LlmChunk.TextDelta(text));
+            return text(delta.path("text").asText(""));
           }
           if (deltaType.equals("input_json_delta")) {
-            StringBuilder input = toolInputs.computeIfAbsent(root.path("index").asInt(), i -> new StringBuilder());
-            input.append(delta.path("partial_json").asText(""));
+            int index = root.path("index").asInt();
+            StringBuilder input = toolInputs.computeIfAbsent(index, i -> new StringBuilder());
+            String piece = delta.path("partial_json").asText("");
+            input.append(piece);
             if (input.length() > MAX_TOOL_INPUT) {
               throw new ModelException("a tool call's input from " + source + " exceeds " + MAX_TOOL_INPUT
                   + " characters", false);
             }
+            if (fences != null) {
+              return chunks(fences.call(index, null, null, piece));
+            }
           }
           return List.of();
+        }
+        case "content_block_stop" -> {
+          return fences == null ? List.of() : chunks(fences.end(root.path("index").asInt()));
         }
         case "message_delta" -> {
           JsonNode reason = root.path("delta").path("stop_reason");
@@ -166,14 +270,22 @@ public final class AnthropicWire {
         }
         case "message_stop" -> {
           stopped = true;
-          return List.of();
+          return fences == null ? List.of() : chunks(fences.finish());
         }
         case "error" -> throw streamError(root.path("error"));
         default -> {
-          // content_block_stop, ping, and event types added after this code was written carry no text.
+          // ping, and event types added after this code was written, carry no text.
           return List.of();
         }
       }
+    }
+
+    private List<LlmChunk> text(String text) {
+      return chunks(fences == null ? text : fences.text(text));
+    }
+
+    private static List<LlmChunk> chunks(String text) {
+      return text.isEmpty() ? List.of() : List.of(new LlmChunk.TextDelta(text));
     }
 
     @Override

@@ -10,6 +10,12 @@ import io.interpreter4j.providers.context.ContextWindows;
 import io.interpreter4j.providers.context.TokenCounter;
 import io.interpreter4j.providers.http.Endpoint;
 import io.interpreter4j.providers.http.SseModelClient;
+import io.interpreter4j.providers.tools.ExecuteTool;
+import io.interpreter4j.providers.tools.ToolCallFences;
+import io.interpreter4j.providers.tools.ToolCallLedger;
+import io.interpreter4j.providers.tools.ToolCalling;
+import io.interpreter4j.providers.tools.ToolHistory;
+import io.interpreter4j.runtime.intercept.WeakModelRepairs;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -36,12 +42,30 @@ public final class OpenAiCompatibleProvider implements ModelProvider {
   private final String model;
   private final ProviderSettings settings;
   private final SseModelClient client;
+  private final boolean toolCalling;
+  private final ToolCallLedger ledger = new ToolCallLedger();
 
+  /** Tool calling as {@code settings} say, where AUTO means off (the registry decides AUTO by provider). */
   public OpenAiCompatibleProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings) {
+    this(system, endpoint, model, settings, settings.toolCalling() == ToolCalling.ON);
+  }
+
+  /**
+   * @param toolCalling offer the {@code execute} tool and turn its calls into code blocks; else code comes as
+   *     markdown fences only
+   */
+  public OpenAiCompatibleProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings,
+                                        boolean toolCalling) {
     this.endpoint = endpoint;
     this.model = model;
     this.settings = settings;
     this.client = new SseModelClient(system, endpoint, settings);
+    this.toolCalling = toolCalling;
+  }
+
+  /** Whether this provider offers the {@code execute} tool. */
+  public boolean toolCalling() {
+    return toolCalling;
   }
 
   @Override
@@ -61,13 +85,17 @@ public final class OpenAiCompatibleProvider implements ModelProvider {
     } catch (ModelException tooLong) {
       return Source.failed(tooLong);
     }
+    String body = toolCalling
+        ? OpenAiWire.requestBody(target, ToolHistory.map(ExecuteTool.withSystemNote(messages), ledger.calls()), true)
+        : OpenAiWire.requestBody(target, messages);
     HttpRequest http = HttpRequest.POST(endpoint.baseUrl() + "/chat/completions")
-        .withEntity(ContentTypes.APPLICATION_JSON,
-            OpenAiWire.requestBody(target, messages).getBytes(StandardCharsets.UTF_8))
+        .withEntity(ContentTypes.APPLICATION_JSON, body.getBytes(StandardCharsets.UTF_8))
         .addHeader(Accept.create(MediaRanges.create(MediaTypes.TEXT_EVENT_STREAM)));
     if (endpoint.apiKey().isPresent()) {
       http = http.addHeader(Authorization.oauth2(endpoint.apiKey().get()));
     }
-    return client.stream(http, target, () -> new OpenAiWire.Decoder(endpoint.baseUrl()));
+    return client.stream(http, target, () -> new OpenAiWire.Decoder(endpoint.baseUrl(),
+            toolCalling ? new ToolCallFences(ledger::record, "call_") : null))
+        .via(WeakModelRepairs.wrappedCode());
   }
 }

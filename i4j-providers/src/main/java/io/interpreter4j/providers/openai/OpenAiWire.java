@@ -10,8 +10,14 @@ import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.providers.http.WireDecoder;
 import io.interpreter4j.providers.sse.SseEvent;
+import io.interpreter4j.providers.tools.ExecuteCall;
+import io.interpreter4j.providers.tools.ExecuteTool;
+import io.interpreter4j.providers.tools.ToolCallFences;
+import io.interpreter4j.providers.tools.ToolHistory;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 
@@ -29,14 +35,47 @@ public final class OpenAiWire {
 
   /** {@code {"model", "messages", "stream": true, "stream_options": {"include_usage": true}}}. */
   public static String requestBody(String model, List<ChatMessage> messages) {
+    return requestBody(model, messages.stream().<ToolHistory.Turn>map(ToolHistory.Plain::new).toList(), false);
+  }
+
+  /**
+   * As {@link #requestBody(String, List)}, with tool calls given back as assistant {@code tool_calls} and
+   * {@code tool} messages, and, when {@code tools}, the {@code execute} function offered.
+   */
+  public static String requestBody(String model, List<ToolHistory.Turn> turns, boolean tools) {
     ObjectNode root = JSON.createObjectNode();
     root.put("model", model);
     ArrayNode list = root.putArray("messages");
-    for (ChatMessage m : messages) {
-      list.addObject().put("role", m.role().name().toLowerCase(Locale.ROOT)).put("content", m.content());
+    for (ToolHistory.Turn turn : turns) {
+      if (turn instanceof ToolHistory.Plain p) {
+        list.addObject().put("role", p.message().role().name().toLowerCase(Locale.ROOT))
+            .put("content", p.message().content());
+      } else if (turn instanceof ToolHistory.Calls c) {
+        ObjectNode message = list.addObject().put("role", "assistant");
+        if (c.text().isBlank()) {
+          message.putNull("content");
+        } else {
+          message.put("content", c.text());
+        }
+        ArrayNode calls = message.putArray("tool_calls");
+        for (ExecuteCall call : c.calls()) {
+          calls.addObject().put("id", call.id()).put("type", "function")
+              .putObject("function").put("name", call.name()).put("arguments", call.arguments());
+        }
+      } else if (turn instanceof ToolHistory.Results r) {
+        for (ToolHistory.Result result : r.results()) {
+          list.addObject().put("role", "tool").put("tool_call_id", result.callId()).put("content", result.content());
+        }
+        if (!r.text().isBlank()) {
+          list.addObject().put("role", "user").put("content", r.text());
+        }
+      }
     }
     root.put("stream", true);
     root.putObject("stream_options").put("include_usage", true);
+    if (tools) {
+      root.putArray("tools").add(ExecuteTool.openAi());
+    }
     try {
       return JSON.writeValueAsString(root);
     } catch (JsonProcessingException e) {
@@ -47,12 +86,22 @@ public final class OpenAiWire {
   /** Decodes one response's chunks; {@code source} (the base URL) is named in errors. */
   public static final class Decoder implements WireDecoder {
     private final String source;
+    private final ToolCallFences fences;
+    private final Map<String, Integer> keysById = new HashMap<>();
+    private int lastKey;
     private boolean done;
     private boolean finishReasonSeen;
     private String finishReason = "";
 
+    /** A decoder that ignores tool calls (markdown mode). */
     public Decoder(String source) {
+      this(source, null);
+    }
+
+    /** A decoder that turns tool calls into fenced code through {@code fences} (tool mode; null = ignore them). */
+    public Decoder(String source, ToolCallFences fences) {
       this.source = source;
+      this.fences = fences;
     }
 
     @Override
@@ -63,7 +112,7 @@ public final class OpenAiWire {
       }
       if (data.equals("[DONE]")) {
         done = true;
-        return List.of();
+        return fences == null ? List.of() : text(fences.finish());
       }
       JsonNode root;
       try {
@@ -82,12 +131,21 @@ public final class OpenAiWire {
       for (JsonNode choice : root.path("choices")) {
         JsonNode content = choice.path("delta").path("content");
         if (content.isTextual() && !content.asText().isEmpty()) {
-          chunks.add(new LlmChunk.TextDelta(content.asText()));
+          chunks.addAll(text(fences == null ? content.asText() : fences.text(content.asText())));
+        }
+        if (fences != null) {
+          JsonNode toolCalls = choice.path("delta").path("tool_calls");
+          for (int i = 0; i < toolCalls.size(); i++) {
+            chunks.addAll(text(toolCall(toolCalls.get(i), i)));
+          }
         }
         JsonNode reason = choice.get("finish_reason");
         if (reason != null && !reason.isNull()) {
           finishReasonSeen = true;
           finishReason = reason.asText();
+          if (fences != null) {
+            chunks.addAll(text(fences.finish()));
+          }
         }
       }
       JsonNode usage = root.get("usage");
@@ -96,6 +154,33 @@ public final class OpenAiWire {
             usage.path("completion_tokens").asLong(0)));
       }
       return chunks;
+    }
+
+    /**
+     * One element of {@code delta.tool_calls}. Its {@code index} says which call it continues; servers that send
+     * none are followed by id, or else by position.
+     */
+    private String toolCall(JsonNode call, int position) {
+      String id = call.path("id").isTextual() ? call.path("id").asText() : null;
+      int key;
+      if (call.path("index").isInt()) {
+        key = call.path("index").asInt();
+      } else if (id != null && !id.isEmpty()) {
+        key = keysById.computeIfAbsent(id, i -> keysById.size());
+      } else {
+        key = position == 0 ? lastKey : position;
+      }
+      lastKey = key;
+      JsonNode function = call.path("function");
+      String name = function.path("name").isTextual() ? function.path("name").asText() : null;
+      JsonNode arguments = function.path("arguments");
+      String piece = arguments.isTextual() ? arguments.asText()
+          : arguments.isObject() ? arguments.toString() : null;
+      return fences.call(key, id, name, piece);
+    }
+
+    private static List<LlmChunk> text(String text) {
+      return text.isEmpty() ? List.of() : List.of(new LlmChunk.TextDelta(text));
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.interpreter4j.providers.ProviderSettings;
 import io.interpreter4j.providers.resilience.ResilientProvider;
 import io.interpreter4j.providers.resilience.RetryInfo;
 import io.interpreter4j.providers.testing.FakeModelServer;
+import io.interpreter4j.providers.tools.ExecuteTool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,9 @@ class AnthropicProviderTest {
   private static final ModelRequest REQUEST = new ModelRequest("claude-sonnet-4-5", List.of(
       ChatMessage.system("You run code."), ChatMessage.user("List files"), ChatMessage.assistant("Sure."),
       ChatMessage.user("Block 1 (bash) finished with exit code 0.\nOutput:\n```output\na.txt\n```")));
+
+  /** The tool call of {@link #messageStream} as the provider shows it in tool mode. */
+  static final String RUN_LS = "\n````````\nls\n````````\n";
 
   /** A full reply as Anthropic streams it, CRLF line ends, with a ping and a tool_use block. */
   static String messageStream(String lineEnd, String... texts) {
@@ -103,14 +107,16 @@ class AnthropicProviderTest {
     try (FakeModelServer server = FakeModelServer.start(ex -> ex.startEventStream().chunksOf(11, body).end())) {
       List<LlmChunk> chunks = run(provider(server).stream(REQUEST));
 
-      assertEquals("Here they are: a.txt", text(chunks));
+      // The fixture's tool_use block (a call of "run" with {"code": "ls"}) comes out as a block of the default language.
+      assertEquals("Here they are: a.txt" + RUN_LS, text(chunks));
       assertEquals(new LlmChunk.Usage(25, 15), chunks.get(chunks.size() - 1));
       FakeModelServer.Request request = server.requests().get(0);
       assertEquals("/v1/messages", request.path());
       assertEquals("sk-ant-test", request.headers().get("x-api-key"));
       assertEquals("2023-06-01", request.headers().get("anthropic-version"));
       JsonNode sent = JSON.readTree(request.body());
-      assertEquals("You run code.", sent.get("system").asText());
+      assertEquals("You run code.\n\n" + ExecuteTool.SYSTEM_NOTE, sent.get("system").asText());
+      assertEquals("execute", sent.get("tools").get(0).get("name").asText());
       assertEquals(4096, sent.get("max_tokens").asInt());
       assertTrue(sent.get("stream").asBoolean());
       assertEquals(3, sent.get("messages").size());
@@ -127,7 +133,7 @@ class AnthropicProviderTest {
         ex -> ex.startEventStream().chunk(messageStream("\n", "ok")).end())) {
       List<RetryInfo> retries = new CopyOnWriteArrayList<>();
 
-      assertEquals("ok", text(run(provider(server).streamWithRetries(REQUEST, retries::add))));
+      assertEquals("ok" + RUN_LS, text(run(provider(server).streamWithRetries(REQUEST, retries::add))));
       assertEquals(1, retries.size());
       assertTrue(retries.get(0).reason().contains("overloaded_error"), retries.get(0).reason());
     }
@@ -139,7 +145,7 @@ class AnthropicProviderTest {
         ex -> ex.respond(529, "application/json",
             "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}", Map.of()),
         ex -> ex.startEventStream().chunk(messageStream("\n", "second")).end())) {
-      assertEquals("second", text(run(provider(server).stream(REQUEST))));
+      assertEquals("second" + RUN_LS, text(run(provider(server).stream(REQUEST))));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.interpreter4j.runtime.repl;
 
+import io.interpreter4j.runtime.sandbox.Sandbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -17,9 +18,12 @@ import java.util.Objects;
  * @param liveOutputLimit  UTF-8 bytes of live {@link ReplWorker.Output} per block; the rest is only spooled
  * @param extraEnv         added to (and overriding) the inherited environment
  * @param pythonExecutable the python interpreter to run; null = the real interpreter behind {@code python3}
+ * @param sandbox          where the interpreter runs ({@link Sandbox#none()}: directly on the machine)
+ * @param venv             where pip installs go when python is not in a virtual environment (see {@link ReplLauncher})
  */
 public record ReplConfig(String language, Path sessionDir, Path workdir, Duration idleTimeout, Duration interruptGrace,
-    int maxOutput, long liveOutputLimit, Map<String, String> extraEnv, String pythonExecutable) {
+    int maxOutput, long liveOutputLimit, Map<String, String> extraEnv, String pythonExecutable, Sandbox sandbox,
+    VenvMode venv) {
 
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
   public static final Duration DEFAULT_INTERRUPT_GRACE = Duration.ofSeconds(2);
@@ -36,6 +40,15 @@ public record ReplConfig(String language, Path sessionDir, Path workdir, Duratio
       throw new IllegalArgumentException("maxOutput and liveOutputLimit must not be negative");
     }
     extraEnv = extraEnv == null ? Map.of() : Map.copyOf(extraEnv);
+    sandbox = sandbox == null ? Sandbox.none() : sandbox;
+    venv = venv == null ? VenvMode.AUTO : venv;
+  }
+
+  /** No sandbox, and isolated installs (reference.conf's defaults). */
+  public ReplConfig(String language, Path sessionDir, Path workdir, Duration idleTimeout, Duration interruptGrace,
+      int maxOutput, long liveOutputLimit, Map<String, String> extraEnv, String pythonExecutable) {
+    this(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit, extraEnv,
+        pythonExecutable, Sandbox.none(), VenvMode.AUTO);
   }
 
   public static ReplConfig defaults(String language, Path sessionDir, Path workdir) {
@@ -45,31 +58,41 @@ public record ReplConfig(String language, Path sessionDir, Path workdir, Duratio
 
   public ReplConfig withIdleTimeout(Duration value) {
     return new ReplConfig(language, sessionDir, workdir, value, interruptGrace, maxOutput, liveOutputLimit, extraEnv,
-        pythonExecutable);
+        pythonExecutable, sandbox, venv);
   }
 
   public ReplConfig withInterruptGrace(Duration value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, value, maxOutput, liveOutputLimit, extraEnv,
-        pythonExecutable);
+        pythonExecutable, sandbox, venv);
   }
 
   public ReplConfig withMaxOutput(int value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, value, liveOutputLimit, extraEnv,
-        pythonExecutable);
+        pythonExecutable, sandbox, venv);
   }
 
   public ReplConfig withLiveOutputLimit(long value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, value, extraEnv,
-        pythonExecutable);
+        pythonExecutable, sandbox, venv);
   }
 
   public ReplConfig withExtraEnv(Map<String, String> value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit, value,
-        pythonExecutable);
+        pythonExecutable, sandbox, venv);
   }
 
   public ReplConfig withPythonExecutable(String value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit,
-        extraEnv, value);
+        extraEnv, value, sandbox, venv);
+  }
+
+  public ReplConfig withSandbox(Sandbox value) {
+    return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit,
+        extraEnv, pythonExecutable, value, venv);
+  }
+
+  public ReplConfig withVenv(VenvMode value) {
+    return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit,
+        extraEnv, pythonExecutable, sandbox, value);
   }
 }

@@ -2,10 +2,13 @@ package io.interpreter4j.runtime.repl;
 
 import io.interpreter4j.runtime.repl.BlockRun.Halt;
 import io.interpreter4j.runtime.repl.ReplProcess.Stream;
+import io.interpreter4j.runtime.sandbox.LaunchSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -75,10 +78,13 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private final ReplConfig config;
   private final ReplDialect dialect;
   private final Executor blocking;
+  private final ReplLauncher launcher;
   private ReplProcess process;
   private CompletableFuture<ReplProcess> pendingStart;
   private BlockRun running;
   private String pendingNotice;
+  /** Reports of the process still starting: it can write, or even die, before {@code Started} arrives. */
+  private final List<Command> early = new ArrayList<>();
   /** Whether the current process has finished a block: if not, dying with 126/127 means it never started. */
   private boolean processServed;
 
@@ -90,6 +96,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     this.dialect = dialect;
     // starting an interpreter (and finding python behind a pyenv shim) blocks; keep it off the actor's thread
     this.blocking = context.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
+    this.launcher = new ReplLauncher(config, dialect);
   }
 
   @Override
@@ -116,9 +123,10 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
           new ExecResult(1, false, false, 0, false, null, "", Notices.busy(dialect))));
       return this;
     }
+    Execute prepared = launcher.prepare(execute); // python shell lines; isolated installs (ReplLauncher)
     BlockRun run;
     try {
-      run = BlockRun.open(config, dialect, execute, pendingNotice);
+      run = BlockRun.open(config, dialect, prepared, pendingNotice);
     } catch (IOException | RuntimeException e) {
       execute.replyTo().tell(new Finished(execute.block(),
           new ExecResult(1, false, false, 0, false, null, "", Notices.cannotPrepare(e))));
@@ -128,6 +136,10 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     running = run;
     if (execute.timeout() != null) { // the session always sets one; null means the block may run until interrupted
       timers.startSingleTimer(TimerKey.BLOCK, new BlockTimedOut(run), execute.timeout());
+    }
+    if (process != null && launcher.needsRestart()) {
+      process.close(); // the first pip install: python moves into WORKDIR/.venv (ReplLauncher)
+      process = null;
     }
     if (process != null) {
       dispatch(run);
@@ -139,6 +151,8 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   private Behavior<Command> onStarted(Started started) {
     pendingStart = null;
+    List<Command> held = List.copyOf(early);
+    early.clear();
     if (started.failure() != null) {
       Throwable cause = started.failure();
       while ((cause instanceof CompletionException || cause instanceof UncheckedIOException)
@@ -159,10 +173,31 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     } else {
       startIdleTimer();
     }
+    for (Command report : held) {
+      if (report instanceof StreamChunk chunk) {
+        onChunk(chunk);
+      } else if (report instanceof StreamClosed closed) {
+        onStreamClosed(closed);
+      } else if (report instanceof ProcessExited exited) {
+        onExited(exited);
+      }
+    }
     return this;
   }
 
+  /** Holds a report that comes before {@code Started} for the process being started, to handle it after. */
+  private boolean heldUntilStarted(Command report) {
+    if (process == null && pendingStart != null) {
+      early.add(report);
+      return true;
+    }
+    return false;
+  }
+
   private Behavior<Command> onChunk(StreamChunk chunk) {
+    if (heldUntilStarted(chunk)) {
+      return this; // its permit is released when it is handled
+    }
     try {
       if (chunk.source() != process || running == null) {
         return this; // output of background jobs between blocks belongs to no block
@@ -183,6 +218,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   }
 
   private Behavior<Command> onStreamClosed(StreamClosed closed) {
+    if (heldUntilStarted(closed)) {
+      return this;
+    }
     if (closed.source() != process || running == null) {
       return this;
     }
@@ -195,6 +233,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   }
 
   private Behavior<Command> onExited(ProcessExited exited) {
+    if (heldUntilStarted(exited)) {
+      return this;
+    }
     if (exited.source() != process) {
       return this; // a process this worker already let go of
     }
@@ -283,9 +324,11 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     Map<String, String> env = environment(config);
     env.putAll(dialect.environment());
     String threadName = "i4j-repl-" + dialect.name().toLowerCase(java.util.Locale.ROOT);
+    java.util.function.Supplier<LaunchSpec> launch = launcher.launch(env); // sandbox, python (ReplLauncher)
     pendingStart = CompletableFuture.supplyAsync(() -> {
       try {
-        return ReplProcess.start(dialect.argv(config), config.workdir(), env, dialect.prelude(),
+        LaunchSpec spec = launch.get();
+        return ReplProcess.start(spec.command(ReplProcess.SETSID), spec.workdir(), spec.env(), dialect.prelude(),
             dialect.ownsProcessGroup(), threadName, listener);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -297,7 +340,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private void dispatch(BlockRun run) {
     timers.cancel(TimerKey.IDLE);
     try {
-      process.send(dialect.command(run.marker(), run.codeFile()));
+      process.send(run.command());
     } catch (IOException e) {
       // the interpreter just went away; its exit notice will end this block
       getContext().getLog().debug("could not send block {} to the {}", run.request().block(), dialect.processName(), e);
@@ -348,7 +391,8 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     timers.cancel(TimerKey.BLOCK);
     timers.cancel(TimerKey.GRACE);
     timers.cancel(TimerKey.DRAIN);
-    ExecResult result = run.result(exitCode, Notices.join(run.carriedNotice(), notice));
+    ExecResult result = run.result(exitCode,
+        Notices.join(Notices.join(run.carriedNotice(), launcher.takeNotice()), notice));
     run.request().replyTo().tell(new Finished(run.request().block(), result));
     running = null;
     if (process != null) {

@@ -38,6 +38,9 @@ final class Redaction {
       return new EventPayload.Error(r.redact(e.message()));
     } else if (p instanceof EventPayload.Retry t) {
       return new EventPayload.Retry(t.attempt(), nullable(r, t.reason()));
+    } else if (p instanceof EventPayload.Conversation c) {
+      return new EventPayload.Conversation(c.reason(), c.source(), c.messages().stream()
+          .map(m -> new EventPayload.Message(m.role(), r.redact(m.content()))).toList());
     } else if (p instanceof EventPayload.TurnFinished t) {
       return new EventPayload.TurnFinished(t.status(), t.iterations(), nullable(r, t.reason()));
     }

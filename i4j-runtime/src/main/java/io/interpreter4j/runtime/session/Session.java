@@ -6,6 +6,7 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.intercept.MarkdownReply;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelRequest;
@@ -19,6 +20,7 @@ import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.repl.ReplWorker;
+import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.retry.RetryController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -73,6 +75,33 @@ public final class Session extends AbstractBehavior<Session.Command> {
   public record Status(String id, String status, String title, String model, int iterations, Instant started,
                        Instant lastActivity, long inputTokens, long outputTokens, Path journal) {}
 
+  // Conversation edits between turns (%reset, %undo, %load, resume); each is refused while a turn runs.
+
+  /** Start a new conversation: only the system prompt is kept, and the REPL processes are restarted. */
+  public record Reset(ActorRef<Changed> replyTo) implements Command {}
+
+  /** Remove the user's last message and everything after it; the REPL processes keep their state. */
+  public record Undo(ActorRef<Changed> replyTo) implements Command {}
+
+  /**
+   * Replace the conversation with restored messages (system prompts among them are dropped) and restart the REPL
+   * processes. reason: load | resume; source: where the messages came from (a file, a session id); note, if not
+   * null, is added to the system prompt (e.g. that the REPL state of the restored blocks was not kept).
+   */
+  public record Restore(List<ChatMessage> messages, String reason, String source, String note,
+                        ActorRef<Changed> replyTo) implements Command {}
+
+  /** done: whether the conversation changed; message: what happened, for a person; messages: the conversation now. */
+  public record Changed(boolean done, String message, List<ChatMessage> messages) {}
+
+  /** The conversation as the model gets it on the next call, system prompt first. */
+  public record GetHistory(ActorRef<History> replyTo) implements Command {}
+
+  public record History(List<ChatMessage> messages) {}
+
+  /** Switch the approval gate between ask and auto (%auto_run, the dashboard). */
+  public record SetApprovalMode(Settings.ApprovalMode mode) implements Command {}
+
   private record FromStreamer(LlmStreamer.Reply reply) implements Command {}
 
   private record FromGate(ApprovalGate.Reply reply) implements Command {}
@@ -119,6 +148,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final LanguageRegistry languages;
   private boolean awaitingLanguages;
   private final List<ChatMessage> history = new ArrayList<>();
+  /** The user's messages in this conversation, oldest first: what %undo takes back. */
+  private final Deque<String> userTexts = new ArrayDeque<>();
+  private final String systemPrompt;
+  /** Bumped when the REPL processes are restarted, so new workers never clash with stopping ones by name. */
+  private int replGeneration;
   private final Instant started;
 
   private Phase phase = Phase.IDLE;
@@ -161,7 +195,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
     this.gate = context.spawn(
         Behaviors.supervise(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver(),
                 new Safety(new DangerAnalyzer(), settings.approvalRules(),
-                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home"))),
+                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home")))
+                        // with isolated installs, pip lands in WORKDIR/.venv: not a global install
+                        .withVenvActive(spec.venv() == VenvMode.AUTO || AnalysisContext.current().venvActive()),
                     spec.approver().interactive(), settings.dangerouslyAllowAll())))
             .onFailure(SupervisorStrategy.restart()),
         "approval-gate");
@@ -172,8 +208,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
     // the configuration the system was started with may add languages; installed ones are found in the background
     this.languages = LanguageRegistry.of(context.getSystem().settings().config());
     languages.discovery();
-    history.add(ChatMessage.system(PromptBuilder.systemPrompt(spec.host(), LocalDate.now(),
-        settings.customInstructions())));
+    this.systemPrompt = PromptBuilder.systemPrompt(spec.host(), LocalDate.now(), settings.customInstructions(),
+        List.of(spec.sandbox().promptSentence(), spec.venv().promptSentence()));
+    history.add(ChatMessage.system(systemPrompt));
     events.publish(new EventPayload.SessionStarted(spec.provider().name(), settings.workdir().toString()));
   }
 
@@ -185,6 +222,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(Stop.class, this::onStop)
         .onMessage(Subscribe.class, this::onSubscribe)
         .onMessage(GetStatus.class, this::onGetStatus)
+        .onMessage(Reset.class, this::onReset)
+        .onMessage(Undo.class, this::onUndo)
+        .onMessage(Restore.class, this::onRestore)
+        .onMessage(GetHistory.class, this::onGetHistory)
+        .onMessage(SetApprovalMode.class, this::onSetApprovalMode)
         .onMessage(FromStreamer.class, this::onStreamer)
         .onMessage(FromGate.class, this::onDecision)
         .onMessage(FromWorker.class, this::onWorker)
@@ -208,11 +250,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
       return this;
     }
     if (title.isEmpty()) {
-      String firstLine = m.text().strip().lines().findFirst().orElse("");
-      title = firstLine.length() > 80 ? firstLine.substring(0, 77) + "..." : firstLine;
+      setTitle(m.text());
     }
     events.publish(new EventPayload.UserMessage(m.text()));
     addUser(m.text());
+    userTexts.push(m.text());
     interruptRequested = false;
     iterations = 0;
     retry.tell(RetryController.NewMessage.INSTANCE);
@@ -276,6 +318,96 @@ public final class Session extends AbstractBehavior<Session.Command> {
     m.replyTo().tell(new Status(spec.id(), status, title, spec.provider().name(), iterations, started, lastActivity,
         inputTokens, outputTokens, events.journalFile()));
     return this;
+  }
+
+  // ---- conversation edits ----
+
+  private Behavior<Command> onReset(Reset m) {
+    if (refusedWhileBusy(m.replyTo())) {
+      return this;
+    }
+    touch();
+    replaceHistory(List.of(), null);
+    title = "";
+    restartRepls();
+    events.publish(new EventPayload.Conversation("reset", null, List.of()));
+    m.replyTo().tell(new Changed(true, "new conversation; the REPL processes were restarted", conversation()));
+    return this;
+  }
+
+  private Behavior<Command> onUndo(Undo m) {
+    if (refusedWhileBusy(m.replyTo())) {
+      return this;
+    }
+    String last = userTexts.peek();
+    var undone = last == null ? java.util.Optional.<List<ChatMessage>>empty()
+        : ConversationEdits.undo(history, last);
+    if (undone.isEmpty()) {
+      m.replyTo().tell(new Changed(false, "nothing to undo", conversation()));
+      return this;
+    }
+    touch();
+    userTexts.pop();
+    history.clear();
+    history.addAll(undone.get());
+    events.publish(new EventPayload.Conversation("undo", null, ConversationEdits.forEvent(history)));
+    m.replyTo().tell(new Changed(true, "removed your last message: " + last, conversation()));
+    return this;
+  }
+
+  private Behavior<Command> onRestore(Restore m) {
+    if (refusedWhileBusy(m.replyTo())) {
+      return this;
+    }
+    touch();
+    replaceHistory(ConversationEdits.restorable(m.messages()), m.note());
+    userTexts.clear();
+    ConversationEdits.userTexts(history).forEach(userTexts::push);
+    if (title.isEmpty() && !userTexts.isEmpty()) {
+      setTitle(userTexts.peekLast());
+    }
+    restartRepls();
+    events.publish(new EventPayload.Conversation(m.reason(), m.source(), ConversationEdits.forEvent(history)));
+    m.replyTo().tell(new Changed(true, "restored " + (history.size() - 1) + " messages", conversation()));
+    return this;
+  }
+
+  private Behavior<Command> onGetHistory(GetHistory m) {
+    m.replyTo().tell(new History(List.copyOf(history)));
+    return this;
+  }
+
+  private Behavior<Command> onSetApprovalMode(SetApprovalMode m) {
+    gate.tell(new ApprovalGate.SetMode(m.mode()));
+    return this;
+  }
+
+  private boolean refusedWhileBusy(ActorRef<Changed> replyTo) {
+    if (phase == Phase.IDLE) {
+      return false;
+    }
+    replyTo.tell(new Changed(false, "a turn is still running; interrupt it (Ctrl-C) or wait for it to finish",
+        conversation()));
+    return true;
+  }
+
+  private void replaceHistory(List<ChatMessage> messages, String note) {
+    history.clear();
+    userTexts.clear();
+    history.add(ChatMessage.system(note == null || note.isBlank() ? systemPrompt
+        : systemPrompt + "\n# About this conversation\n" + note.strip() + "\n"));
+    history.addAll(messages);
+  }
+
+  /** Stops the REPL workers (their stop hooks kill the processes); the next block starts fresh ones. */
+  private void restartRepls() {
+    workers.values().forEach(getContext()::stop);
+    workers.clear();
+    replGeneration++;
+  }
+
+  private List<ChatMessage> conversation() {
+    return List.copyOf(history.subList(1, history.size()));
   }
 
   // ---- model ----
@@ -523,10 +655,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
     return workers.computeIfAbsent(language, lang -> {
       ReplConfig config = new ReplConfig(lang, sessionDir, settings.workdir(), settings.idleTimeout(),
           settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
-          settings.python().isBlank() ? null : settings.python());
+          settings.python().isBlank() ? null : settings.python()).withSandbox(spec.sandbox()).withVenv(spec.venv());
       return getContext().spawn(
           Behaviors.supervise(languages.worker(config)).onFailure(SupervisorStrategy.restart()),
-          "repl-" + URLEncoder.encode(lang, StandardCharsets.UTF_8));
+          (replGeneration == 0 ? "repl-" : "repl-" + replGeneration + "-")
+              + URLEncoder.encode(lang, StandardCharsets.UTF_8));
     });
   }
 
@@ -575,6 +708,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
     deltaText.setLength(0);
     replyParts.clear();
     pendingBlocks.clear();
+  }
+
+  private void setTitle(String text) {
+    String firstLine = text.strip().lines().findFirst().orElse("");
+    title = firstLine.length() > 80 ? firstLine.substring(0, 77) + "..." : firstLine;
   }
 
   private void touch() {

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.runtime.approval.Approver;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -280,5 +284,131 @@ class SessionTest {
     assertFalse(Files.readString(journal).contains(key));
     assertFalse(s.all.stream().map(EventCodec::toJson).anyMatch(json -> json.contains(key)));
     assertTrue(s.output().contains("[REDACTED]"), s.output());
+  }
+
+  // ---- conversation edits: %reset, %undo, %load / resume, %auto_run ----
+
+  private Session.Changed edit(SessionHarness.Running s,
+                               java.util.function.Function<ActorRef<Session.Changed>, Session.Command> command) {
+    TestProbe<Session.Changed> probe = testKit.createTestProbe();
+    s.ref.tell(command.apply(probe.ref()));
+    return probe.expectMessageClass(Session.Changed.class, Duration.ofSeconds(5));
+  }
+
+  private List<ChatMessage> history(SessionHarness.Running s) {
+    TestProbe<Session.History> probe = testKit.createTestProbe();
+    s.ref.tell(new Session.GetHistory(probe.ref()));
+    return probe.expectMessageClass(Session.History.class, Duration.ofSeconds(5)).messages();
+  }
+
+  @Test
+  void resetStartsANewConversationWithFreshRepls() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```python\nremembered = 41\n```"), turn(null, "Set."),
+        turn("again", "```python\nprint(remembered)\n```"), turn("NameError", "It is gone."))),
+        Approver.NOBODY, Map.of());
+    assertEquals("done", s.turn("remember", TURN).status());
+    Session.Changed reset = edit(s, Session.Reset::new);
+    assertTrue(reset.done(), reset.message());
+    assertEquals(List.of(), reset.messages());
+    assertEquals(1, history(s).size(), "only the system prompt is left");
+    EventPayload.Conversation event = s.payloads(EventPayload.Conversation.class).get(0);
+    assertEquals("reset", event.reason());
+    assertEquals("done", s.turn("again", TURN).status());
+    assertTrue(s.payloads(EventPayload.ExecFinished.class).get(1).exit_code() != 0, "python was restarted");
+    assertEquals(List.of(ChatMessage.Role.SYSTEM, ChatMessage.Role.USER, ChatMessage.Role.ASSISTANT,
+        ChatMessage.Role.USER, ChatMessage.Role.ASSISTANT), history(s).stream().map(ChatMessage::role).toList());
+  }
+
+  @Test
+  void undoRemovesTheLastUserMessageAndEverythingAfterIt() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn("first", "One."), turn("second", "```bash\necho two\n```"), turn("exit code 0", "Two."),
+        turn("^third$", "Three."))), Approver.NOBODY, Map.of());
+    s.turn("first", TURN);
+    s.turn("second", TURN);
+    assertEquals(7, history(s).size());
+    Session.Changed undone = edit(s, Session.Undo::new);
+    assertTrue(undone.done());
+    assertEquals("removed your last message: second", undone.message());
+    assertEquals(List.of(ChatMessage.user("first"), ChatMessage.assistant("One.")), undone.messages());
+    assertEquals("undo", s.payloads(EventPayload.Conversation.class).get(0).reason());
+    assertEquals("done", s.turn("third", TURN).status(), "the model sees the conversation without the undone turn");
+    assertTrue(edit(s, Session.Undo::new).done());
+    assertTrue(edit(s, Session.Undo::new).done());
+    Session.Changed nothing = edit(s, Session.Undo::new);
+    assertFalse(nothing.done());
+    assertEquals("nothing to undo", nothing.message());
+    assertEquals(1, history(s).size());
+  }
+
+  @Test
+  void undoStripsOnlyTheUsersTextFromAMessageSharedWithResults() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\necho started; sleep 1000\n```"), turn("next", "ok"))), Approver.NOBODY, Map.of());
+    s.ref.tell(new Session.UserMessage("sleep"));
+    s.awaitType("output", TURN);
+    s.ref.tell(Session.Interrupt.INSTANCE);
+    s.awaitTurn(TURN);
+    s.turn("next", TURN);
+    Session.Changed undone = edit(s, Session.Undo::new);
+    List<ChatMessage> left = undone.messages();
+    assertEquals(3, left.size(), left.toString());
+    assertTrue(left.get(2).content().startsWith("Block 1 (bash) was interrupted"), left.get(2).content());
+    assertFalse(left.get(2).content().contains("next"));
+  }
+
+  @Test
+  void restoreReplacesTheConversationAndTellsTheModelWhatWasLost() throws Exception {
+    var s = harness.start(cassette(cassetteJson(turn("^go on$", "Going on."))), Approver.NOBODY, Map.of());
+    List<ChatMessage> saved = List.of(ChatMessage.system("an old system prompt"), ChatMessage.user("earlier"),
+        ChatMessage.assistant("```python\nx = 1\n```"),
+        ChatMessage.user("Block 1 (python) finished with exit code 0.\nIt printed no output."),
+        ChatMessage.assistant("Done."));
+    Session.Changed restored = edit(s, replyTo -> new Session.Restore(saved, "resume", "20260101-000000-abcdef",
+        "the REPL state was not kept", replyTo));
+    assertTrue(restored.done());
+    assertEquals(saved.subList(1, 5), restored.messages());
+    List<ChatMessage> history = history(s);
+    assertTrue(history.get(0).content().endsWith("# About this conversation\nthe REPL state was not kept\n"));
+    assertFalse(history.get(0).content().contains("an old system prompt"));
+    EventPayload.Conversation event = s.payloads(EventPayload.Conversation.class).get(0);
+    assertEquals("resume", event.reason());
+    assertEquals("20260101-000000-abcdef", event.source());
+    assertEquals(4, event.messages().size());
+    assertEquals("done", s.turn("go on", TURN).status());
+    edit(s, Session.Undo::new);
+    Session.Changed second = edit(s, Session.Undo::new);
+    assertEquals("removed your last message: earlier", second.message(), "restored user messages can be undone");
+    assertEquals(List.of(), second.messages());
+  }
+
+  @Test
+  void editsAreRefusedWhileATurnRuns() throws Exception {
+    var s = harness.start(cassette(cassetteJson(turn(null, "```bash\nsleep 1000\n```"))), Approver.NOBODY,
+        Map.of());
+    s.ref.tell(new Session.UserMessage("sleep"));
+    s.awaitType("exec_started", TURN);
+    Session.Changed refused = edit(s, Session.Reset::new);
+    assertFalse(refused.done());
+    assertTrue(refused.message().contains("a turn is still running"), refused.message());
+    s.ref.tell(Session.Interrupt.INSTANCE);
+    assertEquals("interrupted", s.awaitTurn(TURN).status());
+    assertTrue(s.payloads(EventPayload.Conversation.class).isEmpty());
+  }
+
+  @Test
+  void setApprovalModeSwitchesBetweenAskingAndAutoRun() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\necho one\n```"), turn("declined", "OK."),
+        turn(null, "```bash\necho two\n```"), turn("exit code 0", "Ran."))),
+        SessionHarness.NO, Map.of("interpreter4j.approval.mode", "ask"));
+    s.turn("first", TURN);
+    assertEquals("denied", s.payloads(EventPayload.Approval.class).get(0).decision());
+    s.ref.tell(new Session.SetApprovalMode(Settings.ApprovalMode.AUTO));
+    s.turn("second", TURN);
+    EventPayload.Approval second = s.payloads(EventPayload.Approval.class).get(1);
+    assertEquals("approved", second.decision());
+    assertEquals("auto", second.by());
   }
 }

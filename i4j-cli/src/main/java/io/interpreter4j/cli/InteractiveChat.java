@@ -1,0 +1,207 @@
+package io.interpreter4j.cli;
+
+import io.interpreter4j.cli.approve.ApprovalPrompter;
+import io.interpreter4j.cli.approve.ConsoleApprover;
+import io.interpreter4j.cli.approve.Editor;
+import io.interpreter4j.cli.chat.ChatInput;
+import io.interpreter4j.cli.chat.ShellCommand;
+import io.interpreter4j.cli.history.SessionCatalog;
+import io.interpreter4j.cli.history.TurnLog;
+import io.interpreter4j.cli.render.EventRenderer;
+import io.interpreter4j.cli.render.JsonEventPrinter;
+import io.interpreter4j.cli.render.PlainRenderer;
+import io.interpreter4j.cli.render.TerminalRenderer;
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.runtime.session.ConversationRebuilder;
+import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.server.ServerConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+
+/**
+ * The interactive chat of {@code i4j} and {@code i4j resume}: reads messages with the {@link ChatInput} line
+ * editor, runs {@code %} commands, and sends the rest to the session, answering its approval questions until the
+ * turn ends. Ctrl-C interrupts the turn (or a {@code %%} command); Ctrl-D exits.
+ */
+final class InteractiveChat {
+
+  /** A session to continue: its catalog entry and its journal. */
+  record Resume(SessionCatalog.Entry entry, List<Event> events) {}
+
+  /** Turns of the resumed conversation shown again before the prompt. */
+  private static final int RECAP_TURNS = 2;
+
+  private InteractiveChat() {}
+
+  /** Runs the chat until Ctrl-D; {@code dashboard} and {@code resume} may be null. */
+  static int run(CommonOptions options, ServerConfig dashboard, Resume resume) throws IOException,
+      InterruptedException {
+    Map<String, String> env = System.getenv();
+    Terminal terminal = TerminalBuilder.builder().system(true).encoding(StandardCharsets.UTF_8).build();
+    try {
+      PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
+      SessionLauncher launcher = new SessionLauncher(options, env, out);
+      boolean isTerminal = !terminal.getType().startsWith(Terminal.TYPE_DUMB);
+      EventRenderer display = options.json ? new PlainRenderer(System.err, false)
+          : launcher.display(options, isTerminal, terminal::getWidth, terminal::getHeight);
+      Path history = launcher.settings.dataDir().resolve("history");
+      Files.createDirectories(history.getParent());
+      LineReader reader = ChatInput.reader(terminal, history, launcher.settings.workdir());
+      ConsoleApprover approver = new ConsoleApprover(true);
+      boolean rich = display instanceof TerminalRenderer;
+      ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, rich
+          ? "\u001b[1;33m" + prompt.stripTrailing() + "\u001b[0m " : prompt), out,
+          new Editor(env, true), block -> {
+            if (!options.json) {
+              display.awaitApprovalShown(block, Duration.ofSeconds(2));
+            }
+          });
+      Consumer<Event> subscriber = options.json ? new JsonEventPrinter(out) : display;
+      try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {
+        // A hang-up or SIGTERM still ends the REPL processes and gives the terminal back in its original mode.
+        Thread onExit = new Thread(() -> {
+          display.close();
+          session.close();
+          try {
+            terminal.close();
+          } catch (IOException e) {
+            // exiting anyway
+          }
+        }, "i4j-exit");
+        Runtime.getRuntime().addShutdownHook(onExit);
+        try {
+          return chat(options, resume, launcher, display, out, isTerminal, terminal, session, reader, approver,
+              prompter);
+        } finally {
+          removeHook(onExit);
+        }
+      }
+    } finally {
+      terminal.close();
+    }
+  }
+
+  private static int chat(CommonOptions options, Resume resume, SessionLauncher launcher, EventRenderer display,
+                          PrintStream out, boolean isTerminal, Terminal terminal, CliSession session,
+                          LineReader reader, ConsoleApprover approver, ApprovalPrompter prompter)
+      throws InterruptedException {
+    Map<String, String> env = System.getenv();
+    ShellCommand shell = new ShellCommand();
+    terminal.handle(Terminal.Signal.INT, sig -> {
+      display.interrupted();
+      if (shell.running()) {
+        shell.interrupt();
+      } else {
+        session.interrupt();
+      }
+    });
+    MagicCommands magic = new MagicCommands(session, launcher.settings, display, shell,
+        options.profile != null ? options.profile : env.get("I4J_PROFILE"));
+    if (!options.json) {
+      display.println(display.theme().dim("interpreter4j · " + session.model() + " · "
+          + (launcher.autoRun() ? "auto-run (-y)" : "asks before running code")
+          + " · %help for commands · Ctrl-D exits"));
+    }
+    if (resume != null) {
+      resume(resume, session, launcher, display, out, isTerminal && display instanceof TerminalRenderer,
+          terminal);
+    }
+    String prompt = display instanceof TerminalRenderer ? "\u001b[1;32m❯\u001b[0m " : "> ";
+    return loop(reader, prompt, session, display, magic, approver, prompter);
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the JVM is already shutting down; the hook runs
+    }
+  }
+
+  private static int loop(LineReader reader, String prompt, CliSession session, EventRenderer display,
+                          MagicCommands magic, ConsoleApprover approver, ApprovalPrompter prompter)
+      throws InterruptedException {
+    while (true) {
+      display.idle();
+      String line;
+      try {
+        line = reader.readLine(prompt);
+      } catch (UserInterruptException e) {
+        display.println(display.theme().dim("(Ctrl-D exits)"));
+        continue;
+      } catch (EndOfFileException e) {
+        return 0;
+      }
+      String text = ChatInput.message(line);
+      if (text.isBlank()) {
+        continue;
+      }
+      if (line.strip().startsWith("%") && !line.contains("\n")) {
+        magic.handle(line);
+        continue;
+      }
+      display.turnStarted();
+      SessionLauncher.awaitTurn(session.send(text), approver, prompter);
+    }
+  }
+
+  /** Restores the conversation of an earlier session and shows its last turns again. */
+  private static void resume(Resume resume, CliSession session, SessionLauncher launcher, EventRenderer display,
+                             PrintStream out, boolean rich, Terminal terminal) {
+    SessionCatalog.Entry entry = resume.entry();
+    ConversationRebuilder.Rebuilt rebuilt = ConversationRebuilder.rebuild(resume.events(),
+        launcher.settings.maxOutput());
+    TurnLog log = TurnLog.of(resume.events());
+    EventRenderer recap = rich ? new TerminalRenderer(out, terminal::getWidth, terminal::getHeight, true)
+        : new PlainRenderer(out, false, true);
+    List<TurnLog.Turn> turns = log.turns();
+    int hidden = Math.max(0, turns.size() - RECAP_TURNS);
+    if (hidden > 0 || !log.restored().isEmpty()) {
+      display.println(display.theme().dim("… " + (hidden + log.restored().size() / 2) + " earlier exchanges "
+          + "(i4j show " + entry.id() + " prints them all)"));
+    }
+    for (TurnLog.Turn turn : turns.subList(hidden, turns.size())) {
+      recap.accept(new Event(entry.id(), 0, turn.at(), new EventPayload.UserMessage(turn.userText())));
+      for (EventPayload p : turn.events()) {
+        recap.accept(new Event(entry.id(), 0, turn.at(), p));
+      }
+    }
+    recap.close();
+    Session.Changed changed = session.restore(rebuilt.messages(), "resume", entry.id(),
+        String.format(MagicCommands.RESUME_NOTE, entry.id()));
+    if (changed.done()) {
+      display.println(display.theme().green("✓ ") + "resumed session " + entry.id() + " (" + changed.messages().size()
+          + " messages); the REPL state of its blocks was not kept");
+    } else {
+      display.println(display.theme().yellow("! ") + changed.message());
+    }
+  }
+
+  private static Optional<String> readAnswer(LineReader reader, String prompt) {
+    Object disabled = reader.getVariable(LineReader.DISABLE_HISTORY);
+    reader.setVariable(LineReader.DISABLE_HISTORY, true);
+    try {
+      return Optional.of(reader.readLine(prompt));
+    } catch (UserInterruptException e) {
+      return Optional.of("n");
+    } catch (EndOfFileException e) {
+      return Optional.empty();
+    } finally {
+      reader.setVariable(LineReader.DISABLE_HISTORY, disabled == null ? false : disabled);
+    }
+  }
+}

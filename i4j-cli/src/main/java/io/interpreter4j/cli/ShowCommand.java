@@ -1,0 +1,61 @@
+package io.interpreter4j.cli;
+
+import io.interpreter4j.cli.history.Journal;
+import io.interpreter4j.cli.history.MarkdownExport;
+import io.interpreter4j.cli.history.SessionCatalog;
+import io.interpreter4j.cli.history.TurnLog;
+import io.interpreter4j.cli.render.EventRenderer;
+import io.interpreter4j.cli.render.PlainRenderer;
+import io.interpreter4j.cli.render.TerminalRenderer;
+import io.interpreter4j.cli.render.TerminalSize;
+import io.interpreter4j.core.event.Event;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code i4j show ID}: a kept session's transcript, rendered as it looked, or as markdown. */
+@Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = "Print the transcript of a kept session: messages, code, outputs, exit codes.")
+final class ShowCommand implements Callable<Integer> {
+
+  @Mixin DataOptions data;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "ID",
+      description = "Session id, or a unique part of its start or end ('i4j sessions' lists them). Default: the latest.")
+  String id;
+
+  @Option(names = "--markdown", description = "Print the conversation as markdown (as %markdown exports it).")
+  boolean markdown;
+
+  @Option(names = "--plain", description = "No colours or frames (also when stdout is not a terminal or NO_COLOR is set).")
+  boolean plain;
+
+  @Override
+  public Integer call() {
+    Map<String, String> env = System.getenv();
+    SessionCatalog.Entry entry;
+    try {
+      entry = SessionCatalog.find(data.settings().dataDir(), id);
+    } catch (IllegalArgumentException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
+    }
+    List<Event> events = Journal.read(entry.journal());
+    if (markdown) {
+      System.out.print(MarkdownExport.render(TurnLog.of(events)));
+      return 0;
+    }
+    boolean rich = System.console() != null && !plain && !env.containsKey("NO_COLOR")
+        && !"dumb".equals(env.getOrDefault("TERM", ""));
+    TerminalSize size = rich ? TerminalSize.probe(env) : new TerminalSize(80, 24);
+    try (EventRenderer renderer = rich ? new TerminalRenderer(System.out, size::columns, size::rows, true)
+        : new PlainRenderer(System.out, false, true)) {
+      events.forEach(renderer);
+    }
+    System.out.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,89 @@
+package io.interpreter4j.cli.render;
+
+import io.interpreter4j.core.event.Event;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * Shows a session's events to a person. Events arrive on the session's thread; the approval question and the
+ * output of {@code %} commands are printed from the main thread through {@link #println} and the approval
+ * handshake, so that nothing is printed over anything else.
+ */
+public abstract class EventRenderer implements Consumer<Event>, AutoCloseable {
+
+  /** In a transcript ({@code i4j show}, the recap of {@code i4j resume}) user messages are printed too. */
+  protected final boolean transcript;
+  protected volatile boolean verbose;
+  private final Map<Integer, CompletableFuture<Void>> approvalShown = new ConcurrentHashMap<>();
+
+  protected EventRenderer(boolean transcript) {
+    this.transcript = transcript;
+  }
+
+  /** Verbose: also token usage per model call, automatic approvals and output files. */
+  public void verbose(boolean on) {
+    verbose = on;
+  }
+
+  public boolean verbose() {
+    return verbose;
+  }
+
+  /** The styles for text printed with {@link #println}: none in plain mode. */
+  public abstract Theme theme();
+
+  /** Prints lines of text (a command's output) after whatever the renderer has on screen. */
+  public abstract void println(String text);
+
+  /**
+   * Waits until the header of the approval question for {@code block} (its risk, flags and code) is on screen, so
+   * the prompt comes after it; gives up after {@code timeout} (the event may never come).
+   */
+  public void awaitApprovalShown(int block, Duration timeout) {
+    CompletableFuture<Void> shown = approvalShown.computeIfAbsent(block, b -> new CompletableFuture<>());
+    try {
+      shown.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // ask anyway
+    } finally {
+      approvalShown.remove(block);
+    }
+  }
+
+  /** Called once the approval header for {@code block} has been printed. */
+  protected void approvalShown(int block) {
+    approvalShown.computeIfAbsent(block, b -> new CompletableFuture<>()).complete(null);
+  }
+
+  /** Marks the start of a turn the user just asked for (a status line may appear while the model thinks). */
+  public void turnStarted() {}
+
+  /** The prompt is about to be shown: nothing may be drawn until the next turn starts. */
+  public void idle() {}
+
+  /** Ctrl-C was pressed: the terminal has echoed {@code ^C} where the cursor was. */
+  public void interrupted() {}
+
+  @Override
+  public void close() {}
+
+  /** "79 ms", "3.2 s", "2m 05s". */
+  public static String duration(long millis) {
+    if (millis < 1000) {
+      return millis + " ms";
+    }
+    if (millis < 60_000) {
+      return String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+    }
+    long s = millis / 1000;
+    return String.format(java.util.Locale.ROOT, "%dm %02ds", s / 60, s % 60);
+  }
+}

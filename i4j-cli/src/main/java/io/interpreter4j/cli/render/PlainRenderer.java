@@ -1,0 +1,141 @@
+package io.interpreter4j.cli.render;
+
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventPayload;
+import java.io.PrintStream;
+
+/**
+ * Renders a session's events as plain text, for pipes, {@code --plain} and {@code NO_COLOR}: the model's markdown
+ * exactly as it streams, each block's run between {@code ──} lines with its live output, exit code and duration,
+ * retries and errors. No frames, no status line; colours only when {@code color} is on.
+ */
+public final class PlainRenderer extends EventRenderer {
+  private final PrintStream out;
+  private final Theme theme;
+  private boolean atLineStart = true;
+
+  public PlainRenderer(PrintStream out, boolean color) {
+    this(out, color, false);
+  }
+
+  public PlainRenderer(PrintStream out, boolean color, boolean transcript) {
+    super(transcript);
+    this.out = out;
+    this.theme = color ? Theme.COLOR : Theme.NONE;
+  }
+
+  @Override
+  public Theme theme() {
+    return theme;
+  }
+
+  @Override
+  public void accept(Event event) {
+    synchronized (out) {
+      render(event.payload());
+      out.flush();
+    }
+  }
+
+  @Override
+  public void println(String text) {
+    synchronized (out) {
+      line(text);
+      out.flush();
+    }
+  }
+
+  private void render(EventPayload p) {
+    if (p instanceof EventPayload.AssistantDelta d) {
+      write(d.text());
+    } else if (p instanceof EventPayload.UserMessage m && transcript) {
+      line(theme.bold("> " + m.text().replace("\n", "\n  ")));
+    } else if (p instanceof EventPayload.AssistantMessage m && transcript) {
+      write(m.text());
+      if (!atLineStart) {
+        write("\n");
+      }
+    } else if (p instanceof EventPayload.ApprovalRequested a) {
+      if (a.risk() != null && !"low".equals(a.risk()) || a.flags() != null && !a.flags().isEmpty()) {
+        line(theme.warn("  risk: " + a.risk()));
+        for (EventPayload.RiskFlag f : a.flags() == null ? java.util.List.<EventPayload.RiskFlag>of() : a.flags()) {
+          line(theme.warn("    - " + f.rule() + " (" + f.level() + "): " + f.reason()));
+        }
+      }
+      approvalShown(a.block());
+    } else if (p instanceof EventPayload.Approval a) {
+      if ("edited".equals(a.decision()) && a.code() != null) {
+        line(theme.dim("── edited code ──"));
+        line(a.code());
+      }
+      if (!"user".equals(a.by()) || !"approved".equals(a.decision())) {
+        String reason = a.reason() == null ? "" : ": " + a.reason();
+        String who = a.reason() != null && a.reason().startsWith("blocked by policy") ? "" : " by " + a.by();
+        String text = "  [" + a.decision() + who + reason + "]";
+        line("denied".equals(a.decision()) ? theme.warn(text) : theme.dim(text));
+      }
+    } else if (p instanceof EventPayload.ExecStarted s) {
+      line(theme.dim("── running block " + s.block() + " (" + s.language() + ") ──"));
+    } else if (p instanceof EventPayload.Output o) {
+      write("stderr".equals(o.stream()) ? theme.stderr(o.text()) : o.text());
+    } else if (p instanceof EventPayload.ExecFinished f) {
+      StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code());
+      if (f.timed_out()) {
+        sb.append(" (timed out)");
+      }
+      if (f.interrupted()) {
+        sb.append(" (interrupted)");
+      }
+      sb.append(" · ").append(f.duration_ms()).append(" ms");
+      if (f.truncated()) {
+        sb.append(" · output cut for the model; full output: ").append(f.output_file());
+      } else if (verbose && f.output_file() != null) {
+        sb.append(" · ").append(f.output_file());
+      }
+      sb.append(" ──");
+      line(f.exit_code() == 0 ? theme.dim(sb.toString()) : theme.red(sb.toString()));
+    } else if (p instanceof EventPayload.Usage u && verbose) {
+      line(theme.dim("  [tokens: " + u.input_tokens() + " in, " + u.output_tokens() + " out]"));
+    } else if (p instanceof EventPayload.Retry r) {
+      line(theme.warn("↻ retrying the model call (attempt " + r.attempt() + "): " + r.reason()));
+    } else if (p instanceof EventPayload.Error e) {
+      line(theme.red("error: " + e.message()));
+    } else if (p instanceof EventPayload.Conversation c && transcript) {
+      line(theme.dim("── " + conversationChange(c) + " ──"));
+    } else if (p instanceof EventPayload.TurnFinished t) {
+      if (!"done".equals(t.status())) {
+        line(theme.warn("turn ended: " + t.status() + (t.reason() == null ? "" : " — " + t.reason())));
+      } else if (!atLineStart) {
+        write("\n");
+      }
+    }
+  }
+
+  /** How a transcript tells of a {@code conversation} event. */
+  static String conversationChange(EventPayload.Conversation c) {
+    return switch (c.reason()) {
+      case "reset" -> "new conversation (%reset)";
+      case "undo" -> "last message undone (%undo)";
+      case "load" -> "conversation loaded from " + c.source() + " (" + c.messages().size() + " messages)";
+      case "resume" -> "resumed from session " + c.source() + " (" + c.messages().size() + " messages)";
+      default -> "conversation replaced (" + c.reason() + ")";
+    };
+  }
+
+  private void line(String text) {
+    if (!atLineStart) {
+      out.print('\n');
+    }
+    out.print(text);
+    out.print('\n');
+    atLineStart = true;
+  }
+
+  private void write(String text) {
+    if (text.isEmpty()) {
+      return;
+    }
+    out.print(text);
+    atLineStart = Ansi.strip(text).endsWith("\n");
+  }
+}

@@ -1,0 +1,120 @@
+package io.interpreter4j.cli.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.model.ChatMessage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** %markdown, %jupyter, %save and %load on journals. */
+class ExportTest {
+  @TempDir Path tmp;
+
+  private static Journals twoTurns() {
+    return new Journals("s1", Instant.parse("2026-01-01T10:00:00Z"))
+        .add(new EventPayload.SessionStarted("replay:x.json", "/w"))
+        .turn("count files", 1, "ls | wc -l", "3\n", 0, "There are **3** files.")
+        .turn("fail please", 2, "false", "", 1, "It failed.");
+  }
+
+  @Test
+  void theTurnLogFollowsUndoAndReset() {
+    Journals j = twoTurns();
+    assertEquals(List.of("count files", "fail please"), turns(j));
+    j.add(new EventPayload.Conversation("undo", null, List.of()));
+    assertEquals(List.of("count files"), turns(j));
+    j.add(new EventPayload.Conversation("reset", null, List.of()));
+    assertEquals(List.of(), turns(j));
+    j.add(new EventPayload.UserMessage("again"));
+    assertEquals(List.of("again"), turns(j));
+    TurnLog loaded = TurnLog.of(j.add(new EventPayload.Conversation("load", "/tmp/c.json",
+        List.of(new EventPayload.Message("user", "old question"), new EventPayload.Message("assistant", "old")))).events());
+    assertEquals("/tmp/c.json", loaded.restoredFrom());
+    assertEquals("old question", loaded.title());
+    assertEquals(0, loaded.turns().size());
+  }
+
+  private static List<String> turns(Journals j) {
+    return TurnLog.of(j.events()).turns().stream().map(TurnLog.Turn::userText).toList();
+  }
+
+  @Test
+  void markdownHasMessagesCodeOutputsAndExitCodes() {
+    String md = MarkdownExport.render(TurnLog.of(twoTurns().events()));
+    assertTrue(md.startsWith("# count files\n"), md);
+    assertTrue(md.contains("> **You:** count files\n\nRunning it.\n\n```bash\nls | wc -l\n```\n\n"
+        + "Output of block 1:\n\n```text\n3\n```\n\n*exit 0 · 12 ms*\n\nThere are **3** files."), md);
+    assertTrue(md.contains("Output of block 2:\n\n*(no output)*\n\n*exit 1 · 12 ms*"), md);
+  }
+
+  @Test
+  void theNotebookHasCodeCellsWithTheirOutputs() {
+    Journals j = twoTurns().add(new EventPayload.UserMessage("python too"),
+        new EventPayload.CodeBlockEvent(3, "python", "print('hi')\nprint(1/0)", false),
+        new EventPayload.AssistantMessage("Now python:\n```python\nprint('hi')\nprint(1/0)\n```\n"),
+        new EventPayload.Approval(3, "edited", "user", null, "low", List.of(), "print('hi')"),
+        new EventPayload.ExecStarted(3, "python"),
+        new EventPayload.Output(3, "stdout", "h"), new EventPayload.Output(3, "stdout", "i\n"),
+        new EventPayload.Output(3, "stderr", "oops\n"),
+        new EventPayload.ExecFinished(3, 0, false, false, 5, false, null),
+        new EventPayload.TurnFinished("done", 1, null));
+    ObjectNode nb = NotebookExport.render(TurnLog.of(j.events()));
+    assertEquals(4, nb.get("nbformat").asInt());
+    List<JsonNode> code = new java.util.ArrayList<>();
+    nb.get("cells").forEach(c -> {
+      assertTrue(c.hasNonNull("id"));
+      if (c.get("cell_type").asText().equals("code")) {
+        code.add(c);
+      }
+    });
+    assertEquals(3, code.size());
+    JsonNode bash = code.get(0);
+    assertEquals("%%bash\n", bash.get("source").get(0).asText());
+    assertEquals("ls | wc -l", bash.get("source").get(1).asText());
+    assertEquals(1, bash.get("execution_count").asInt());
+    assertEquals("3\n", bash.get("outputs").get(0).get("text").get(0).asText());
+    JsonNode python = code.get(2);
+    assertEquals("print('hi')", python.get("source").get(0).asText(), "the edited code is what ran");
+    assertEquals("stdout", python.get("outputs").get(0).get("name").asText());
+    assertEquals("hi\n", python.get("outputs").get(0).get("text").get(0).asText(), "chunks of a stream are joined");
+    assertEquals("stderr", python.get("outputs").get(1).get("name").asText());
+    assertEquals("edited", python.get("metadata").get("interpreter4j").get("approval").asText());
+    JsonNode failed = code.get(1);
+    assertEquals("[exit code 1]\n", failed.get("outputs").get(0).get("text").get(0).asText());
+    String markdown = nb.get("cells").get(2).get("source").get(0).asText();
+    assertEquals("Running it.", markdown, "prose is split from its code");
+  }
+
+  @Test
+  void conversationsSaveAndLoad() throws Exception {
+    Path file = tmp.resolve("sub/c.json");
+    List<ChatMessage> history = List.of(ChatMessage.system("sys"), ChatMessage.user("q"), ChatMessage.assistant("a"));
+    ConversationFile.write(file, "s1", "m", history);
+    String json = Files.readString(file);
+    assertTrue(json.contains("\"format\" : \"interpreter4j-conversation\""), json);
+    assertFalse(json.contains("sys"), "the system prompt is not saved");
+    assertEquals(history.subList(1, 3), ConversationFile.read(file, 4000));
+    Path openAi = tmp.resolve("oi.json");
+    Files.writeString(openAi, "[{\"role\":\"system\",\"content\":\"x\"},{\"role\":\"user\",\"content\":"
+        + "[{\"type\":\"text\",\"text\":\"hello\"}]},{\"role\":\"assistant\",\"content\":\"hi\"}]");
+    assertEquals(List.of(ChatMessage.user("hello"), ChatMessage.assistant("hi")), ConversationFile.read(openAi, 4000));
+    Path journal = twoTurns().write(tmp.resolve("data"));
+    List<ChatMessage> rebuilt = ConversationFile.read(journal, 4000);
+    assertEquals(8, rebuilt.size());
+    assertEquals("Block 1 (bash) finished with exit code 0.\nOutput:\n```output\n3\n```", rebuilt.get(2).content());
+    Path bad = tmp.resolve("bad.json");
+    Files.writeString(bad, "{\"nope\": 1}");
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> ConversationFile.read(bad, 4000));
+    assertTrue(e.getMessage().contains("holds no conversation"), e.getMessage());
+  }
+}

@@ -1,0 +1,155 @@
+package io.interpreter4j.runtime.sandbox;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Linux: bubblewrap. The root file system is read-only, the working directory and session folder are writable,
+ * {@code /tmp} is private, {@code /dev} and {@code /proc} are the sandbox's own, the code gets its own PID (and IPC)
+ * namespace and, unless the network is allowed, a network namespace with nothing but its own loopback.
+ *
+ * <p>Signals: {@code --new-session} is not used, because it would put the code in a process group of its own that
+ * the worker cannot signal. The launcher's {@code setsid} is applied outside bwrap instead, which also leaves the
+ * code without a controlling terminal (what --new-session protects against); bwrap itself runs with SIGINT ignored,
+ * so an interrupt of the group reaches only the code. {@code --die-with-parent} and the PID namespace make a kill of
+ * bwrap end every process inside, even ones that left the group.
+ */
+final class BubblewrapSandbox implements Sandbox {
+
+  /**
+   * Runs the rest of the command line as a child, with SIGINT ignored (inherited through exec). A child and not an
+   * exec: {@code --die-with-parent} ties bwrap to its parent <em>thread</em>, and the JVM thread that started the
+   * process returns to its pool and may end at any time; this shell lives exactly as long as bwrap.
+   */
+  static final List<String> IGNORING_SIGINT = List.of("/bin/sh", "-c", "trap '' INT; \"$0\" \"$@\"; exit $?");
+
+  /** Sockets of local daemons that would let code out of the sandbox (a read-only mount does not stop connect()). */
+  static final List<String> DAEMON_SOCKETS = List.of("/run/docker.sock", "/var/run/docker.sock",
+      "/run/containerd/containerd.sock", "/run/podman/podman.sock", "/run/dbus/system_bus_socket");
+
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
+
+  private final boolean network;
+  private final String executable;
+  private volatile Optional<String> availability;
+
+  BubblewrapSandbox(boolean network) {
+    this(network, Subprocess.executable("bwrap").map(Path::toString).orElse(null));
+  }
+
+  /** {@code executable}: the bwrap to run, or null when there is none. */
+  BubblewrapSandbox(boolean network, String executable) {
+    this.network = network;
+    this.executable = executable;
+  }
+
+  @Override
+  public String name() {
+    return "bwrap";
+  }
+
+  @Override
+  public Optional<String> availability() {
+    Optional<String> known = availability;
+    if (known == null) {
+      synchronized (this) {
+        if (availability == null) {
+          availability = probe();
+        }
+        known = availability;
+      }
+    }
+    return known;
+  }
+
+  @Override
+  public List<String> wrap(List<String> argv, Path workdir, Path sessionDir) {
+    if (executable == null) {
+      throw new IllegalStateException(notFound());
+    }
+    List<String> all = new ArrayList<>(IGNORING_SIGINT);
+    all.add(executable);
+    all.addAll(List.of("--die-with-parent", "--unshare-pid", "--unshare-ipc"));
+    if (!network) {
+      all.add("--unshare-net");
+    }
+    all.addAll(List.of("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"));
+    for (String socket : DAEMON_SOCKETS) {
+      if (Files.exists(Path.of(socket))) {
+        all.addAll(List.of("--ro-bind", "/dev/null", socket));
+      }
+    }
+    if (Files.isDirectory(Path.of("/run/user"))) {
+      all.addAll(List.of("--tmpfs", "/run/user")); // session buses (systemd-run --user) are a way out
+    }
+    // parents before children, so a session folder inside the working directory is not hidden by its bind
+    TreeSet<Path> writable = new TreeSet<>(Comparator.comparingInt(Path::getNameCount).thenComparing(Path::toString));
+    writable.add(absolute(workdir));
+    if (sessionDir != null) {
+      writable.add(absolute(sessionDir));
+    }
+    for (Path dir : writable) {
+      all.addAll(List.of("--bind", dir.toString(), dir.toString()));
+    }
+    // the home folder is read-only: caches (pip's among them) go to the private /tmp
+    all.addAll(List.of("--setenv", "XDG_CACHE_HOME", "/tmp/.cache"));
+    all.addAll(List.of("--chdir", absolute(workdir).toString(), "--"));
+    all.addAll(argv);
+    return all;
+  }
+
+  @Override
+  public LaunchSpec wrap(LaunchSpec launch, Path sessionDir) {
+    // the driver runs below bwrap, not as the group leader; it must stay in the launcher's group
+    LaunchSpec inner = launch.newSession() ? launch.withEnv(Map.of(SHARED_GROUP_ENV, "1")) : launch;
+    return inner.withArgv(wrap(launch.argv(), launch.workdir(), sessionDir));
+  }
+
+  @Override
+  public String promptSentence() {
+    return "Your code runs in a bubblewrap sandbox: it can write only in the working directory and in /tmp (private "
+        + "to this sandbox); the rest of the file system is read-only"
+        + (network ? "." : ", and there is no network access (pip can install only from local files).");
+  }
+
+  @Override
+  public String toString() {
+    return "Sandbox[bwrap, network=" + network + "]";
+  }
+
+  private Optional<String> probe() {
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    if (!os.contains("linux")) {
+      return Optional.of("the bwrap sandbox needs Linux (this is " + System.getProperty("os.name")
+          + "): use --sandbox=seatbelt on macOS or --sandbox=docker, or run without --sandbox");
+    }
+    if (executable == null) {
+      return Optional.of(notFound());
+    }
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+    Subprocess.Result result = Subprocess.run(wrap(List.of("true"), tmp, null), tmp, Map.of(), PROBE_TIMEOUT);
+    if (result.ok()) {
+      return Optional.empty();
+    }
+    String why = result.timedOut() ? "it did not finish within " + PROBE_TIMEOUT.toSeconds() + " s" : result.lastLine();
+    return Optional.of("bwrap cannot create a sandbox here (" + why + "): unprivileged user namespaces may be "
+        + "disabled (sysctl kernel.unprivileged_userns_clone=1, or AppArmor's userns restriction on Ubuntu); "
+        + "fix that or run without --sandbox");
+  }
+
+  private static String notFound() {
+    return "bwrap not found: install bubblewrap (apt-get install bubblewrap) or run without --sandbox";
+  }
+
+  private static Path absolute(Path path) {
+    return path.toAbsolutePath().normalize();
+  }
+}

@@ -1,0 +1,215 @@
+package io.interpreter4j.runtime.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BubblewrapSandboxTest {
+
+  static final Optional<Path> BWRAP = Subprocess.executable("bwrap");
+  static final Duration WAIT = Duration.ofSeconds(60);
+  static final String PYTHON = io.interpreter4j.runtime.repl.PythonLocator.resolve();
+
+  @TempDir
+  Path workdir;
+
+  @TempDir
+  Path sessionDir;
+
+  static int indexOf(List<String> argv, String... sequence) {
+    return Collections.indexOfSubList(argv, List.of(sequence));
+  }
+
+  static void assertHas(List<String> argv, String... sequence) {
+    assertTrue(indexOf(argv, sequence) >= 0, "missing " + List.of(sequence) + " in " + argv);
+  }
+
+  @Nested
+  class Argv {
+
+    final Path w = Path.of("/home/u/proj");
+    final Path s = Path.of("/home/u/.local/share/interpreter4j/sessions/abc");
+
+    @Test
+    void confinesWritesToTheWorkdirAndSessionFolderAndCutsTheNetwork() {
+      List<String> argv = new BubblewrapSandbox(false, "/usr/bin/bwrap").wrap(List.of("python3", "-u"), w, s);
+      // bwrap runs with SIGINT ignored, so an interrupt of the group reaches only the code
+      assertEquals(List.of("/bin/sh", "-c", "trap '' INT; \"$0\" \"$@\"; exit $?", "/usr/bin/bwrap"),
+          argv.subList(0, 4));
+      assertHas(argv, "--die-with-parent");
+      assertHas(argv, "--unshare-pid");
+      assertHas(argv, "--unshare-net");
+      assertHas(argv, "--ro-bind", "/", "/");
+      assertHas(argv, "--dev", "/dev");
+      assertHas(argv, "--proc", "/proc");
+      assertHas(argv, "--bind", w.toString(), w.toString());
+      assertHas(argv, "--bind", s.toString(), s.toString());
+      assertHas(argv, "--chdir", w.toString(), "--", "python3", "-u");
+      assertFalse(argv.contains("--new-session"), "a new session would take the code out of the worker's group");
+      // order matters: mounts later in the list cover earlier ones
+      assertTrue(indexOf(argv, "--ro-bind", "/", "/") < indexOf(argv, "--tmpfs", "/tmp"));
+      assertTrue(indexOf(argv, "--tmpfs", "/tmp") < indexOf(argv, "--bind", w.toString(), w.toString()));
+      assertEquals(List.of("--", "python3", "-u"), argv.subList(argv.size() - 3, argv.size()));
+    }
+
+    @Test
+    void networkAllowedKeepsTheHostNetwork() {
+      List<String> argv = new BubblewrapSandbox(true, "/usr/bin/bwrap").wrap(List.of("true"), w, s);
+      assertFalse(argv.contains("--unshare-net"));
+      assertHas(argv, "--unshare-pid");
+    }
+
+    @Test
+    void aSessionFolderInsideTheWorkdirIsBoundAfterIt() {
+      Path inner = w.resolve(".i4j/sessions/abc");
+      List<String> argv = new BubblewrapSandbox(false, "/usr/bin/bwrap").wrap(List.of("true"), w, inner);
+      int outer = indexOf(argv, "--bind", w.toString(), w.toString());
+      int nested = indexOf(argv, "--bind", inner.toString(), inner.toString());
+      assertTrue(outer >= 0 && nested > outer, argv.toString());
+      List<String> same = new BubblewrapSandbox(false, "/usr/bin/bwrap").wrap(List.of("true"), w, w);
+      assertEquals(indexOf(same, "--bind"), same.lastIndexOf("--bind"), "one bind when both are the same folder");
+    }
+
+    @Test
+    void aLaunchThatLeadsASessionKeepsOneGroupWithSetsidOutsideBwrap() {
+      LaunchSpec launch = new LaunchSpec(List.of("python3", "-u", "-c", "pass"), w, Map.of("PAGER", "cat"), true);
+      LaunchSpec wrapped = new BubblewrapSandbox(false, "/usr/bin/bwrap").wrap(launch, s);
+      List<String> command = wrapped.command("/usr/bin/setsid");
+      assertEquals(List.of("/usr/bin/setsid", "/bin/sh"), command.subList(0, 2));
+      assertEquals("1", wrapped.env().get(Sandbox.SHARED_GROUP_ENV), "the python driver must stay in the group");
+      assertEquals("cat", wrapped.env().get("PAGER"));
+      assertTrue(wrapped.newSession());
+      LaunchSpec plain = new BubblewrapSandbox(false, "/usr/bin/bwrap")
+          .wrap(new LaunchSpec(List.of("true"), w, Map.of(), false), s);
+      assertFalse(plain.env().containsKey(Sandbox.SHARED_GROUP_ENV), "without setsid the driver makes its own group");
+    }
+
+    @Test
+    void withoutBwrapItSaysHowToInstallIt() {
+      assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"), "the message names Linux's fix");
+      BubblewrapSandbox missing = new BubblewrapSandbox(false, null);
+      assertEquals(Optional.of("bwrap not found: install bubblewrap (apt-get install bubblewrap) or run without "
+          + "--sandbox"), missing.availability());
+      IllegalStateException e = assertThrows(IllegalStateException.class, missing::check);
+      assertEquals(missing.availability().orElseThrow(), e.getMessage());
+      assertThrows(IllegalStateException.class, () -> missing.wrap(List.of("true"), w, s));
+    }
+
+    @Test
+    void thePromptSentenceSaysWhatIsConfined() {
+      assertTrue(new BubblewrapSandbox(false, "bwrap").promptSentence().contains("no network access"));
+      assertFalse(new BubblewrapSandbox(true, "bwrap").promptSentence().contains("network"));
+    }
+  }
+
+  /** Real bwrap; skipped only where it is not installed. */
+  @Nested
+  class Real {
+
+    BubblewrapSandbox sandbox(boolean network) {
+      assumeTrue(BWRAP.isPresent(), "bwrap is not installed (apt-get install bubblewrap)");
+      BubblewrapSandbox sandbox = new BubblewrapSandbox(network);
+      sandbox.check();
+      return sandbox;
+    }
+
+    Subprocess.Result run(BubblewrapSandbox sandbox, String script) {
+      return Subprocess.run(sandbox.wrap(List.of("sh", "-c", script), workdir, sessionDir), workdir, Map.of(), WAIT);
+    }
+
+    @Test
+    void writesOutsideTheWorkdirFailAndInsideItPersist() throws IOException {
+      BubblewrapSandbox sandbox = sandbox(false);
+      Path outside = Path.of("/etc/i4j-sandbox-probe-" + ProcessHandle.current().pid());
+      Subprocess.Result etc = run(sandbox, "touch " + outside);
+      assertNotEquals(0, etc.exitCode(), etc.output());
+      assertTrue(etc.output().contains("Read-only file system"), etc.output());
+      assertFalse(Files.exists(outside));
+
+      Subprocess.Result home = run(sandbox, "touch \"$HOME/i4j-sandbox-probe\"");
+      assertNotEquals(0, home.exitCode(), home.output());
+      assertFalse(Files.exists(Path.of(System.getProperty("user.home"), "i4j-sandbox-probe")));
+
+      Subprocess.Result inside = run(sandbox, "echo kept > kept.txt && echo spool > " + sessionDir.resolve("s.txt")
+          + " && echo gone > /tmp/private.txt && cat /tmp/private.txt");
+      assertEquals(0, inside.exitCode(), inside.output());
+      assertEquals("kept\n", Files.readString(workdir.resolve("kept.txt")));
+      assertEquals("spool\n", Files.readString(sessionDir.resolve("s.txt")));
+      assertFalse(Files.exists(Path.of("/tmp/private.txt")), "/tmp inside is the sandbox's own");
+    }
+
+    @Test
+    void theHostsLoopbackAndNamesAreUnreachable() throws IOException {
+      BubblewrapSandbox sandbox = sandbox(false);
+      try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+        String connect = "import socket\nsocket.create_connection(('127.0.0.1', " + server.getLocalPort()
+            + "), timeout=5)\nprint('connected')";
+        Subprocess.Result cut = Subprocess.run(sandbox.wrap(List.of(PYTHON, "-c", connect), workdir, sessionDir),
+            workdir, Map.of(), WAIT);
+        assertNotEquals(0, cut.exitCode(), cut.output());
+        assertTrue(cut.output().contains("ConnectionRefusedError"), cut.output());
+
+        // the same connection with the network allowed: the test above is not failing for another reason
+        BubblewrapSandbox open = sandbox(true);
+        Subprocess.Result allowed = Subprocess.run(open.wrap(List.of(PYTHON, "-c", connect), workdir, sessionDir),
+            workdir, Map.of(), WAIT);
+        assertEquals(0, allowed.exitCode(), allowed.output());
+        assertTrue(allowed.output().contains("connected"), allowed.output());
+      }
+      Subprocess.Result dns = Subprocess.run(sandbox.wrap(List.of(PYTHON, "-c",
+          "import socket\nsocket.getaddrinfo('pypi.org', 443)\nprint('resolved')"), workdir, sessionDir),
+          workdir, Map.of(), WAIT);
+      assertNotEquals(0, dns.exitCode(), dns.output());
+      assertTrue(dns.output().contains("gaierror"), dns.output());
+    }
+
+    @Test
+    void theSandboxOutlivesTheThreadThatStartedIt() throws Exception {
+      // --die-with-parent follows the parent thread: a pool thread that ends must not take the sandbox with it
+      List<String> argv = sandbox(false).wrap(List.of("sleep", "30"), workdir, sessionDir);
+      Process[] started = new Process[1];
+      Thread starter = new Thread(() -> {
+        try {
+          started[0] = new ProcessBuilder(argv).start();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      starter.start();
+      starter.join();
+      Process process = started[0];
+      try {
+        assertFalse(process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS), "the sandbox died with its starter");
+      } finally {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }
+    }
+
+    @Test
+    void theCodeHasItsOwnProcessNamespace() {
+      Subprocess.Result ps = run(sandbox(false), "echo $$; ls /proc | grep -c '^[0-9]'");
+      assertEquals(0, ps.exitCode(), ps.output());
+      List<String> lines = ps.output().strip().lines().toList();
+      assertEquals("2", lines.get(0), "bwrap's init is 1, the command 2");
+      assertTrue(Integer.parseInt(lines.get(1)) < 10, "only the sandbox's processes are visible: " + ps.output());
+    }
+  }
+}
