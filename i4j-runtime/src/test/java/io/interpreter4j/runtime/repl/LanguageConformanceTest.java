@@ -13,6 +13,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.runtime.repl.ReplWorkerTest.Run;
+import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.sandbox.SandboxSettings;
+import io.interpreter4j.runtime.sandbox.Subprocess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -305,6 +308,34 @@ class LanguageConformanceTest {
     assertTrue(result.modelOutput().startsWith("HEADxxx"), result.modelOutput());
     assertTrue(result.modelOutput().strip().endsWith("xxxTAIL"), result.modelOutput());
     assertTrue(Files.size(result.outputFile()) > 100_000);
+  }
+
+  /** The same driver inside the bubblewrap sandbox (where the machine has it): state, streams, a timeout. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("languages")
+  void runsInsideTheBubblewrapSandbox(Lang lang) throws Exception {
+    assumeInstalled(lang);
+    assumeTrue(Subprocess.executable("bwrap").isPresent(), "bwrap is not installed (apt-get install bubblewrap)");
+    Sandbox bwrap = Sandbox.of(SandboxSettings.NONE.withKind(SandboxSettings.Kind.BWRAP));
+    assumeTrue(bwrap.availability().isEmpty(), () -> "bwrap cannot run here: " + bwrap.availability().orElse(""));
+    Path dir = Files.createDirectories(sessionDir.resolve("bwrap-" + lang.name()));
+    ReplConfig config = ReplConfig.defaults(lang.name(), dir, dir).withInterruptGrace(GRACE).withSandbox(bwrap);
+    var worker = testKit.spawn(LanguageRegistry.of(PERL).worker(config));
+    try {
+      if (lang.setState() != null) {
+        assertEquals(0, run(worker, lang.setState(), GENEROUS).exitCode());
+      }
+      Run streams = run(worker, lang.outAndErr(), GENEROUS);
+      assertEquals("out\n", streams.stdout(), streams.toString());
+      assertEquals("err\n", streams.stderr());
+      Run busy = run(worker, lang.busy(), TIMEOUT);
+      assertEquals(124, busy.exitCode(), busy.toString());
+      if (lang.setState() != null) {
+        assertEquals("42", run(worker, lang.readState(), GENEROUS).stdout().strip());
+      }
+    } finally {
+      worker.tell(ReplWorker.Stop.INSTANCE);
+    }
   }
 
   // ---- helpers
