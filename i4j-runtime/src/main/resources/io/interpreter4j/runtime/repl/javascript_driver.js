@@ -287,8 +287,10 @@
       }
     }
     if (isAsync && showLast) {
+      // the statement's end, not the expression's: that one leaves out parentheses around it
+      const end = src[last.end - 1] === ';' ? last.end - 1 : last.end;
       edits.push([last.start, last.start, 'return { value: (']);
-      edits.push([last.expression.end, last.expression.end, ') };']);
+      edits.push([end, end, ') }']);
     }
     let code = src;
     edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
