@@ -93,7 +93,7 @@
     }
     // drop the driver's own frames and node's vm plumbing
     let lines = text.split('\n')
-      .filter((line) => !/\[eval\]|node:vm:|node:internal\/vm|node:internal\/process\/(execution|task_queues)/.test(line));
+      .filter((line) => !/\[eval\]|node:vm:|node:internal\/(vm|process\/execution|process\/task_queues)/.test(line));
     // below the block's last frame, node's frames are the driver calling it
     const last = file ? lines.map((line) => line.includes(file)).lastIndexOf(true) : -1;
     if (last >= 0) {
@@ -167,7 +167,9 @@
     if (!pattern) return out;
     switch (pattern.type) {
       case 'Identifier': out.push(pattern.name); break;
-      case 'ObjectPattern': pattern.properties.forEach((p) => bindingNames(p.type === 'RestElement' ? p.argument : p.value, out)); break;
+      case 'ObjectPattern':
+        pattern.properties.forEach((p) => bindingNames(p.type === 'RestElement' ? p.argument : p.value, out));
+        break;
       case 'ArrayPattern': pattern.elements.forEach((e) => bindingNames(e, out)); break;
       case 'AssignmentPattern': bindingNames(pattern.left, out); break;
       case 'RestElement': bindingNames(pattern.argument, out); break;
@@ -185,7 +187,7 @@
         found = true;
         return;
       }
-      if (/Function/.test(n.type) || n.type === 'MethodDefinition' || n.type === 'PropertyDefinition' || n.type === 'StaticBlock') {
+      if (/Function|MethodDefinition|PropertyDefinition|StaticBlock/.test(n.type)) {
         return;
       }
       for (const key of Object.keys(n)) {
@@ -300,7 +302,8 @@
     if (!isAsync) {
       return { code, showLast, async: false };
     }
-    const functions = body.filter((n) => n.type === 'FunctionDeclaration').map((n) => 'this.' + n.id.name + ' = ' + n.id.name + '; ');
+    const functions = body.filter((n) => n.type === 'FunctionDeclaration')
+      .map((n) => 'this.' + n.id.name + ' = ' + n.id.name + '; ');
     const declared = hoisted.length ? 'var ' + [...new Set(hoisted)].join(', ') + '; ' : '';
     return { code: declared + '(async () => { ' + functions.join('') + code + '\n})()', showLast, async: true };
   }

@@ -132,7 +132,8 @@ class LanguageConformanceTest {
             "spawn('sleep', '1000')\nputs Process.pid", "puts 'HEAD' + 'x' * 100000 + 'TAIL'", ""),
         new Lang("r", "x <- 41", "cat(x + 1, \"\\n\", sep = \"\")", "cat(\"out\\n\")\ncat(\"err\\n\", file = stderr())",
             "stop(\"boom\")", 1, null,
-            "data <- readLines(file(\"stdin\"))\ncat(if (length(data) == 0) \"eof\" else \"data\", \"\\n\", sep = \"\")",
+            "data <- readLines(file(\"stdin\"))\n"
+                + "cat(if (length(data) == 0) \"eof\" else \"data\", \"\\n\", sep = \"\")",
             "cat(Sys.getpid(), \"\\n\", sep = \"\")",
             "cat(\"ready\\n\")\nSys.sleep(1000)", "cat(\"ready\\n\")\nwhile (TRUE) {}",
             "system(\"sleep 1000\", wait = FALSE)\ncat(Sys.getpid(), \"\\n\", sep = \"\")",

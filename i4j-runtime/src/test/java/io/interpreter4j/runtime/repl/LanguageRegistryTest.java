@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class LanguageRegistryTest {
 
   static Config with(String languages) {
-    return ConfigFactory.parseString("interpreter4j.languages { " + languages + " }").withFallback(ConfigFactory.load());
+    return ConfigFactory.parseString("interpreter4j.languages { " + languages + " }")
+        .withFallback(ConfigFactory.load());
   }
 
   @Test
@@ -71,7 +72,8 @@ class LanguageRegistryTest {
 
   @Test
   void versionsAreTheFirstDottedNumberOfWhatTheCommandPrints() {
-    assertEquals(Optional.of("5.4.6"), LanguageRegistry.version(List.of("sh", "-c", "echo 'Lua 5.4.6  Copyright' >&2")));
+    assertEquals(Optional.of("5.4.6"),
+        LanguageRegistry.version(List.of("sh", "-c", "echo 'Lua 5.4.6  Copyright' >&2")));
     assertEquals(Optional.of(""), LanguageRegistry.version(List.of("sh", "-c", "echo no version")));
     assertEquals(Optional.empty(), LanguageRegistry.version(List.of("i4j-no-such-interpreter", "--version")));
   }

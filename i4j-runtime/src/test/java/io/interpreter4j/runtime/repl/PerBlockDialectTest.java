@@ -13,7 +13,8 @@ class PerBlockDialectTest {
   @Test
   void theFilePlaceholderBecomesTheBlocksFileAnywhereInAWord() {
     var dialect = new PerBlockDialect("lua", List.of("lua", "-e", "x=1", "--script={file}"), "lua");
-    assertEquals(List.of("lua", "-e", "x=1", "--script=/s/code/block-3.lua"), dialect.commandFor("/s/code/block-3.lua"));
+    assertEquals(List.of("lua", "-e", "x=1", "--script=/s/code/block-3.lua"),
+        dialect.commandFor("/s/code/block-3.lua"));
     var appended = new PerBlockDialect("tcl", List.of("tclsh"), "tcl");
     assertEquals(List.of("tclsh", "/f.tcl"), appended.commandFor("/f.tcl"));
   }

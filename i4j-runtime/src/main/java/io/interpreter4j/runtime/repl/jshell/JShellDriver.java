@@ -238,10 +238,10 @@ public final class JShellDriver {
     if (fileName != null && fileName.startsWith("#")) {
       Origin origin = origins.get(fileName.substring(1));
       if (origin != null) {
-        String method = frame.getMethodName().isEmpty() ? "" : frame.getMethodName();
         String where = origin.file() + ":" + (origin.line() + Math.max(frame.getLineNumber(), 1) - 1);
-        String owner = frame.getClassName().isEmpty() ? "" : frame.getClassName().replaceAll("^REPL\\.\\$JShell\\$\\d+\\$?", "");
-        return (owner.isEmpty() ? "" : owner + ".") + method + "(" + where + ")";
+        // snippet wrappers are REPL.$JShell$12; a class declared in a snippet is REPL.$JShell$12$Point
+        String owner = frame.getClassName().replaceAll("^REPL\\.\\$JShell\\$\\d+\\$?", "");
+        return (owner.isEmpty() ? "" : owner + ".") + frame.getMethodName() + "(" + where + ")";
       }
     }
     return frame.toString();
