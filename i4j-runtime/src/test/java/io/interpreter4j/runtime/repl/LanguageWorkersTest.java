@@ -120,6 +120,8 @@ class LanguageWorkersTest {
       assertEquals(3, exit.exitCode());
       assertNull(exit.result().notice());
       assertEquals("yes\n", run(worker, 5, "console.log(kept)").stdout());
+      assertEquals(2, run(worker, 6, "process.exitCode = 2").exitCode());
+      assertEquals(0, run(worker, 7, "1").exitCode());
     }
   }
 
@@ -177,6 +179,15 @@ class LanguageWorkersTest {
       Run parse = run(worker, 3, "x x");
       assertEquals(1, parse.exitCode());
       assertTrue(parse.stderr().contains("unexpected symbol"), parse.stderr());
+    }
+
+    @Test
+    void quitEndsRWithItsStatusAndTheNextBlockHasANewOne() {
+      var worker = worker("r");
+      Run quit = run(worker, 1, "kept <- 1\nquit(status = 4)");
+      assertEquals(4, quit.exitCode());
+      assertTrue(quit.notice().contains("exited with code 4"), quit.notice());
+      assertEquals("[1] FALSE\n", run(worker, 2, "exists('kept')").stdout());
     }
   }
 
