@@ -49,7 +49,7 @@ final class BlockRun {
 
   /**
    * Prepares the driver's command: the code inline when the dialect takes it so, else written to
-   * {@code sessionDir/code/block-<n>.<ext>}. Output goes to {@code sessionDir/outputs/block-<n>.txt}.
+   * {@link ReplDialect#codeFile}. Output goes to {@code sessionDir/outputs/block-<n>.txt}.
    */
   static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice)
       throws IOException {
