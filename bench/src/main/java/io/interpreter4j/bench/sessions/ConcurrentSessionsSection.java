@@ -57,7 +57,7 @@ public final class ConcurrentSessionsSection {
   private ConcurrentSessionsSection() {}
 
   public static ObjectNode run(boolean quick) throws Exception {
-    int n = quick ? 100 : 1000;
+    int n = Integer.getInteger("bench.sessions", quick ? 100 : 1000);
     Duration idleTimeout = Duration.ofSeconds(quick ? 4 : 10);
     Duration deadline = Duration.ofMinutes(quick ? 2 : 10);
     Path dir = Files.createTempDirectory("i4j-bench-sessions");
@@ -91,8 +91,10 @@ public final class ConcurrentSessionsSection {
       sampler.stop();
       double peakRss = Machine.peakRssMib();
       long heapLive = heapAfterGc();
+      pauseForInspection("live");
       boolean drained = awaitNoRepl(idleTimeout.plusSeconds(30));
       long heapIdle = heapAfterGc();
+      pauseForInspection("idle");
 
       ObjectNode node = JsonNodeFactory.instance.objectNode();
       node.put("what", n + " concurrent sessions, each a 5-turn replay cassette with 4 bash blocks, auto-approval");
@@ -103,6 +105,7 @@ public final class ConcurrentSessionsSection {
       node.set("other_statuses", EventCodec.mapper().valueToTree(tally.others));
       node.put("blocks", tally.blocks.get());
       node.put("failed_blocks", tally.failedBlocks.get());
+      node.set("failed_exit_codes", EventCodec.mapper().valueToTree(tally.failedCodes));
       double wall = wallNanos / 1e9;
       node.put("wall_s", Samples.round(wall));
       double blocksPerSecond = tally.blocks.get() / wall;
@@ -145,6 +148,7 @@ public final class ConcurrentSessionsSection {
     final AtomicInteger failedBlocks = new AtomicInteger();
     final AtomicLong lastFinish = new AtomicLong();
     final Map<String, Integer> others = new ConcurrentHashMap<>();
+    final Map<String, Integer> failedCodes = new ConcurrentHashMap<>();
 
     Tally(int n) {
       latch = new CountDownLatch(n);
@@ -155,6 +159,7 @@ public final class ConcurrentSessionsSection {
         blocks.incrementAndGet();
         if (f.exit_code() != 0) {
           failedBlocks.incrementAndGet();
+          failedCodes.merge(Integer.toString(f.exit_code()), 1, Integer::sum);
         }
       } else if (event.payload() instanceof EventPayload.TurnFinished t) {
         if ("done".equals(t.status())) {
@@ -203,6 +208,16 @@ public final class ConcurrentSessionsSection {
       t.put("delay_ms", 0);
     }
     return root.toString();
+  }
+
+  /** With {@code -Dbench.pause=SECONDS}, waits so a heap histogram can be taken (jcmd PID GC.class_histogram). */
+  private static void pauseForInspection(String moment) throws InterruptedException {
+    int seconds = Integer.getInteger("bench.pause", 0);
+    if (seconds > 0) {
+      System.err.println("bench: paused " + seconds + " s with the sessions " + moment + ", pid "
+          + ProcessHandle.current().pid());
+      Thread.sleep(seconds * 1000L);
+    }
   }
 
   /** Used heap after full collections, in bytes. */
