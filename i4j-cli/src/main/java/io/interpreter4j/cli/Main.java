@@ -8,6 +8,11 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (args.length == 1 && ("--version".equals(args[0]) || "-V".equals(args[0]))) {
+      // answered before picocli, logging and the runtime load: asking for the version costs a JVM start only
+      System.out.println(VersionProvider.version());
+      return;
+    }
     // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
     org.slf4j.LoggerFactory.getILoggerFactory();
     System.exit(run(args));

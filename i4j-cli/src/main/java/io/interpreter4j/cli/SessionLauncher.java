@@ -90,12 +90,14 @@ final class SessionLauncher {
    * where the session can be watched and its blocks approved (the first answer, terminal or browser, wins).
    */
   CliSession start(CommonOptions options, Approver approver, Consumer<Event> renderer, ServerConfig dashboard) {
+    // the host probe runs python (twice behind a pyenv shim): let it overlap the actor system's start
+    CompletableFuture<HostInfo> hostProbe = CompletableFuture.supplyAsync(() -> CliSession.host(settings, env));
     ActorSystem<SessionManager.Command> system = CliSession.startSystem(config);
     try {
       String model = ModelFactory.resolveModel(settings, config, env, system);
       ModelProvider provider = ModelFactory.create(model, settings, config, options.apiKey, options.record, env,
           system);
-      HostInfo host = CliSession.host(settings, env);
+      HostInfo host = hostProbe.join();
       String id = SessionIds.next();
       List<Consumer<Event>> subscribers = new ArrayList<>(List.of(renderer));
       Approver effective = approver;

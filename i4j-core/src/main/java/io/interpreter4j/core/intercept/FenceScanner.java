@@ -36,7 +36,7 @@ public final class FenceScanner {
   private final List<String> codeLines = new ArrayList<>();
 
   // Output of the current feed()/finish() call.
-  private List<Segment> out = new ArrayList<>();
+  private final List<Segment> out = new ArrayList<>();
   private final StringBuilder text = new StringBuilder();
   private boolean finished;
 
@@ -54,8 +54,24 @@ public final class FenceScanner {
     if (finished) {
       throw new IllegalStateException("feed() after finish()");
     }
-    for (int i = 0; i < chunk.length(); i++) {
-      accept(chunk.charAt(i));
+    int n = chunk.length();
+    if (lineIsPlain && mode != Mode.RUNNABLE && text.length() == 0 && out.isEmpty() && n > 0
+        && chunk.indexOf('\n') < 0 && !Character.isHighSurrogate(chunk.charAt(n - 1))) {
+      return List.of(new Segment.Text(chunk)); // the common case: more of a prose line, passed on as it came
+    }
+    int i = 0;
+    while (i < n) {
+      char c = chunk.charAt(i);
+      if (c != '\n' && (lineIsPlain || mode == Mode.RUNNABLE)) {
+        // the rest of a line that cannot be a fence (or a line of code, emitted whole): copied in one go
+        int newline = chunk.indexOf('\n', i);
+        int end = newline < 0 ? n : newline;
+        (lineIsPlain ? text : line).append(chunk, i, end);
+        i = end;
+      } else {
+        accept(c);
+        i++;
+      }
     }
     return drain(false);
   }
@@ -280,14 +296,23 @@ public final class FenceScanner {
     }
     if (end > 0) {
       out.add(new Segment.Text(text.substring(0, end)));
-      text.delete(0, end);
+      if (end == text.length()) {
+        text.setLength(0);
+      } else {
+        text.delete(0, end);
+      }
     }
   }
 
   private List<Segment> drain(boolean all) {
     flushText(all);
-    List<Segment> result = out;
-    out = new ArrayList<>();
+    // most chunks give one segment (a piece of prose) or none (code short of a line end)
+    List<Segment> result = switch (out.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(out.get(0));
+      default -> List.copyOf(out);
+    };
+    out.clear();
     return result;
   }
 

@@ -11,35 +11,39 @@ import java.nio.file.Path;
 /**
  * Keeps the whole output of one block in a file while holding only a bounded head and tail in memory, so
  * code that prints gigabytes costs disk, not heap, and the model still gets a useful {@link #truncatedText()}.
+ * The file is created lazily: output stays in a bounded buffer until it outgrows it, and a block with little
+ * output costs one write of its file at {@link #close()} (no open file, no big buffer while it runs).
  * Not thread-safe: one owner appends.
  */
 public final class OutputSpool implements Closeable {
+
+  /** Characters held in memory before the file is opened and written through a buffer of this size. */
+  private static final int BUFFER_CHARS = 1 << 16;
 
   private final Path file;
   private final int maxOutput;
   private final StringBuilder head;
   private final TailRing tail;
+  /** Output not written yet while the file is not open; null once it is (or after an error). */
+  private StringBuilder pending = new StringBuilder();
   private Writer writer;
   private IOException error;
   private long totalChars;
 
-  private OutputSpool(Path file, int maxOutput, Writer writer) {
+  private OutputSpool(Path file, int maxOutput) {
     this.file = file;
     this.maxOutput = Math.max(0, maxOutput);
     int headCapacity = OutputTruncator.headLength(this.maxOutput);
     this.head = new StringBuilder(Math.min(headCapacity, 1 << 16));
     this.tail = new TailRing(this.maxOutput - headCapacity);
-    this.writer = writer;
   }
 
-  /** Creates (or replaces) {@code file}, creating its parent folders. */
+  /**
+   * A spool for {@code file}, which is created (or replaced), with its parent folders, by the first write: when
+   * the output outgrows the in-memory buffer, else at {@link #close()} (also when there was no output at all).
+   */
   public static OutputSpool open(Path file, int maxOutput) throws IOException {
-    Path absolute = file.toAbsolutePath();
-    if (absolute.getParent() != null) {
-      Files.createDirectories(absolute.getParent());
-    }
-    Writer writer = new BufferedWriter(Files.newBufferedWriter(absolute, StandardCharsets.UTF_8), 1 << 16);
-    return new OutputSpool(absolute, maxOutput, writer);
+    return new OutputSpool(file.toAbsolutePath(), maxOutput);
   }
 
   /** Appends to the file and to the in-memory head/tail. A write error stops the file, not the spool. */
@@ -52,12 +56,19 @@ public final class OutputSpool implements Closeable {
     int intoHead = Math.min(Math.max(0, headRoom), text.length());
     head.append(text, 0, intoHead);
     tail.append(text, intoHead);
-    if (writer != null) {
-      try {
+    try {
+      if (pending != null) {
+        pending.append(text);
+        if (pending.length() > BUFFER_CHARS) {
+          writer = new BufferedWriter(Files.newBufferedWriter(createParent(), StandardCharsets.UTF_8), BUFFER_CHARS);
+          writer.append(pending);
+          pending = null;
+        }
+      } else if (writer != null) {
         writer.append(text);
-      } catch (IOException e) {
-        failed(e);
       }
+    } catch (IOException e) {
+      failed(e);
     }
   }
 
@@ -89,9 +100,17 @@ public final class OutputSpool implements Closeable {
     return OutputTruncator.join(head.toString(), totalChars, file.toString(), tail.contents());
   }
 
-  /** Flushes and closes the file; the in-memory head and tail stay readable. Idempotent. */
+  /** Writes (or flushes) and closes the file; the in-memory head and tail stay readable. Idempotent. */
   @Override
   public void close() {
+    if (pending != null) {
+      try {
+        Files.writeString(createParent(), pending, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        failed(e);
+      }
+      pending = null;
+    }
     if (writer != null) {
       try {
         writer.close();
@@ -102,14 +121,26 @@ public final class OutputSpool implements Closeable {
     }
   }
 
+  /** The file, after making sure its folder exists (a stat, not an exception, when it does). */
+  private Path createParent() throws IOException {
+    Path parent = file.getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      Files.createDirectories(parent);
+    }
+    return file;
+  }
+
   private void failed(IOException e) {
     if (error == null) {
       error = e;
     }
-    try {
-      writer.close();
-    } catch (IOException ignored) {
-      // already failing; the first error is the one worth reporting
+    pending = null;
+    if (writer != null) {
+      try {
+        writer.close();
+      } catch (IOException ignored) {
+        // already failing; the first error is the one worth reporting
+      }
     }
     writer = null;
   }

@@ -47,7 +47,8 @@ public final class BlockInterceptor {
     return List.of();
   }
 
-  private static boolean isRunnableBlockClosed(Segment segment) {
+  /** Whether {@code segment} ends a first-block answer: {@link #untilFirstBlock()} completes right after it. */
+  public static boolean isRunnableBlockClosed(Segment segment) {
     return segment instanceof Segment.BlockClosed closed && closed.block().runnable();
   }
 }

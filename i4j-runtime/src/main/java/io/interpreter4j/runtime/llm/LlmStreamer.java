@@ -187,10 +187,17 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
     if (stale(m)) {
       return this;
     }
-    pendingAck = m.ackTo();
     sentPiece = true;
     outputChars += textLength(m.segment());
     session.tell(new Piece(current.callId(), m.segment()));
+    if (current.firstBlockOnly() && BlockInterceptor.isRunnableBlockClosed(m.segment())) {
+      // The answer ends here (the stream completes right after this block): tell the session now rather than
+      // after its ack and the stream's completion, so the block reaches the approval gate without three hops.
+      m.ackTo().tell(ACK);
+      finishCall();
+      return this;
+    }
+    pendingAck = m.ackTo();
     return this;
   }
 
@@ -213,16 +220,21 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   private Behavior<Command> onStreamCompleted(StreamCompleted m) {
     if (!stale(m)) {
-      if (!usageSeen) {
-        // A stream cut after its first block never gets the provider's usage report: estimate it instead.
-        long inputChars = current.request().messages().stream().mapToLong(msg -> msg.content().length()).sum();
-        session.tell(new Usage(current.callId(), (inputChars + 3) / 4, (outputChars + 3) / 4));
-      }
-      session.tell(new Done(current.callId()));
-      current = null;
-      killSwitch = null;
+      finishCall();
     }
     return this;
+  }
+
+  /** Usage (estimated when the provider sent none) and Done for the current call, which is over. */
+  private void finishCall() {
+    if (!usageSeen) {
+      // A stream cut after its first block never gets the provider's usage report: estimate it instead.
+      long inputChars = current.request().messages().stream().mapToLong(msg -> msg.content().length()).sum();
+      session.tell(new Usage(current.callId(), (inputChars + 3) / 4, (outputChars + 3) / 4));
+    }
+    session.tell(new Done(current.callId()));
+    current = null;
+    killSwitch = null;
   }
 
   private Behavior<Command> onStreamFailed(StreamFailed m) {

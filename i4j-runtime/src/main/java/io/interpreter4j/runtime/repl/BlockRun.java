@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One block while it runs: its code file, end markers, spool and live-output budget, and how it is being stopped.
- * Plain state owned by the {@link ReplWorker}; no threads, no actor.
+ * One block while it runs: the command that hands it to the driver, end markers, spool and live-output budget,
+ * and how it is being stopped. Plain state owned by the {@link ReplWorker}; no threads, no actor.
  */
 final class BlockRun {
 
@@ -20,7 +20,7 @@ final class BlockRun {
 
   private final ReplWorker.Execute request;
   private final String marker;
-  private final Path codeFile;
+  private final String command;
   private final String carriedNotice;
   private final OutputSpool spool;
   private final MarkerScanner stdout;
@@ -35,11 +35,11 @@ final class BlockRun {
   private boolean killed;
   private Integer exitValue;
 
-  private BlockRun(ReplWorker.Execute request, String marker, Path codeFile, String carriedNotice, OutputSpool spool,
-      long liveLimit) {
+  private BlockRun(ReplWorker.Execute request, String marker, String command, String carriedNotice,
+      OutputSpool spool, long liveLimit) {
     this.request = request;
     this.marker = marker;
-    this.codeFile = codeFile;
+    this.command = command;
     this.carriedNotice = carriedNotice;
     this.spool = spool;
     this.stdout = new MarkerScanner(marker);
@@ -47,16 +47,24 @@ final class BlockRun {
     this.liveLimit = liveLimit;
   }
 
-  /** Writes the code to {@link ReplDialect#codeFile} and opens {@code sessionDir/outputs/block-<n>.txt}. */
+  /**
+   * Prepares the driver's command: the code inline when the dialect takes it so, else written to
+   * {@link ReplDialect#codeFile}. Output goes to {@code sessionDir/outputs/block-<n>.txt}.
+   */
   static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice)
       throws IOException {
     Path sessionDir = config.sessionDir().toAbsolutePath();
-    Path codeFile = dialect.codeFile(sessionDir, request.block());
-    Files.createDirectories(codeFile.getParent());
-    Files.writeString(codeFile, request.code(), StandardCharsets.UTF_8);
+    String marker = MarkerScanner.newMarker();
+    String command = dialect.inlineCommand(marker, request.block(), request.code());
+    if (command == null) {
+      Path codeFile = dialect.codeFile(sessionDir, request.block());
+      Files.createDirectories(codeFile.getParent());
+      Files.writeString(codeFile, request.code(), StandardCharsets.UTF_8);
+      command = dialect.command(marker, codeFile);
+    }
     OutputSpool spool = OutputSpool.open(sessionDir.resolve("outputs").resolve("block-" + request.block() + ".txt"),
         config.maxOutput());
-    return new BlockRun(request, MarkerScanner.newMarker(), codeFile, carriedNotice, spool, config.liveOutputLimit());
+    return new BlockRun(request, marker, command, carriedNotice, spool, config.liveOutputLimit());
   }
 
   ReplWorker.Execute request() {
@@ -67,8 +75,9 @@ final class BlockRun {
     return marker;
   }
 
-  Path codeFile() {
-    return codeFile;
+  /** What to write to the driver to run the block. */
+  String command() {
+    return command;
   }
 
   String carriedNotice() {

@@ -44,6 +44,12 @@ abstract class ReplDialect {
     }
 
     @Override
+    String inlineCommand(String marker, int block, String code) {
+      // "<marker> <bytes> <name>" then the code's UTF-8 bytes: no file to write, any character allowed
+      return marker + " " + code.getBytes(StandardCharsets.UTF_8).length + " <block-" + block + ">\n" + code;
+    }
+
+    @Override
     boolean ownsProcessGroup() {
       return true;
     }
@@ -67,6 +73,15 @@ abstract class ReplDialect {
     String command(String marker, Path codeFile) {
       String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
       return "{ __i4j_begin; } 2>/dev/null; . " + quoted + "; { __i4j_done " + marker + " $?; } 2>/dev/null\n";
+    }
+
+    @Override
+    String inlineCommand(String marker, int block, String code) {
+      // The code as a here-document on fd 60, sourced at top level as a file would be (state persists, and the
+      // INT trap's `return` ends the block); the quoted delimiter, unique per block, keeps the code verbatim.
+      String end = "__I4J_END_" + marker;
+      return "{ __i4j_begin; } 2>/dev/null; . /dev/fd/60 60<<'" + end + "'; { __i4j_done " + marker
+          + " $?; } 2>/dev/null\n" + code + (code.endsWith("\n") ? "" : "\n") + end + "\n";
     }
 
     @Override
@@ -117,6 +132,14 @@ abstract class ReplDialect {
 
   /** The line that tells the driver to run {@code codeFile} and end with {@code marker}. */
   abstract String command(String marker, Path codeFile);
+
+  /**
+   * What tells the driver to run {@code code} itself, sent over the command channel with no code file, or null
+   * when the driver only reads code files ({@link #command} is used then).
+   */
+  String inlineCommand(String marker, int block, String code) {
+    return null;
+  }
 
   /** Whether the driver leads its own process group, so one signal to the group reaches all the code's children. */
   abstract boolean ownsProcessGroup();

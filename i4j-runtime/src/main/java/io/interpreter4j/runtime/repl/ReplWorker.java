@@ -6,7 +6,9 @@ import io.interpreter4j.runtime.sandbox.LaunchSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -81,6 +83,8 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private CompletableFuture<ReplProcess> pendingStart;
   private BlockRun running;
   private String pendingNotice;
+  /** Reports of the process still starting: it can write, or even die, before {@code Started} arrives. */
+  private final List<Command> early = new ArrayList<>();
   /** Whether the current process has finished a block: if not, dying with 126/127 means it never started. */
   private boolean processServed;
 
@@ -147,6 +151,8 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   private Behavior<Command> onStarted(Started started) {
     pendingStart = null;
+    List<Command> held = List.copyOf(early);
+    early.clear();
     if (started.failure() != null) {
       Throwable cause = started.failure();
       while ((cause instanceof CompletionException || cause instanceof UncheckedIOException)
@@ -167,10 +173,31 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     } else {
       startIdleTimer();
     }
+    for (Command report : held) {
+      if (report instanceof StreamChunk chunk) {
+        onChunk(chunk);
+      } else if (report instanceof StreamClosed closed) {
+        onStreamClosed(closed);
+      } else if (report instanceof ProcessExited exited) {
+        onExited(exited);
+      }
+    }
     return this;
   }
 
+  /** Holds a report that comes before {@code Started} for the process being started, to handle it after. */
+  private boolean heldUntilStarted(Command report) {
+    if (process == null && pendingStart != null) {
+      early.add(report);
+      return true;
+    }
+    return false;
+  }
+
   private Behavior<Command> onChunk(StreamChunk chunk) {
+    if (heldUntilStarted(chunk)) {
+      return this; // its permit is released when it is handled
+    }
     try {
       if (chunk.source() != process || running == null) {
         return this; // output of background jobs between blocks belongs to no block
@@ -191,6 +218,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   }
 
   private Behavior<Command> onStreamClosed(StreamClosed closed) {
+    if (heldUntilStarted(closed)) {
+      return this;
+    }
     if (closed.source() != process || running == null) {
       return this;
     }
@@ -203,6 +233,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   }
 
   private Behavior<Command> onExited(ProcessExited exited) {
+    if (heldUntilStarted(exited)) {
+      return this;
+    }
     if (exited.source() != process) {
       return this; // a process this worker already let go of
     }
@@ -307,7 +340,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   private void dispatch(BlockRun run) {
     timers.cancel(TimerKey.IDLE);
     try {
-      process.send(dialect.command(run.marker(), run.codeFile()));
+      process.send(run.command());
     } catch (IOException e) {
       // the interpreter just went away; its exit notice will end this block
       getContext().getLog().debug("could not send block {} to the {}", run.request().block(), dialect.processName(), e);

@@ -6,6 +6,7 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.intercept.MarkdownReply;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelRequest;
@@ -19,6 +20,7 @@ import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.repl.ReplWorker;
+import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.retry.RetryController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -193,7 +195,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
     this.gate = context.spawn(
         Behaviors.supervise(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver(),
                 new Safety(new DangerAnalyzer(), settings.approvalRules(),
-                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home"))),
+                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home")))
+                        // with isolated installs, pip lands in WORKDIR/.venv: not a global install
+                        .withVenvActive(spec.venv() == VenvMode.AUTO || AnalysisContext.current().venvActive()),
                     spec.approver().interactive(), settings.dangerouslyAllowAll())))
             .onFailure(SupervisorStrategy.restart()),
         "approval-gate");

@@ -1,9 +1,10 @@
 # interpreter4j python REPL driver, run as `python -u -c <this file>`.
-# Protocol: each line on the original stdin is "<marker> <path-of-code-file>". The code runs in one
-# persistent __main__ namespace; then "\x02<marker> <status> <flags>\n" goes to stdout and to stderr so
-# the Java side knows both streams are complete. User code sees stdin at end-of-file.
+# Protocol: each block on the original stdin is a line "<marker> <size> <name>" followed by <size> bytes of
+# UTF-8 code (a line "<marker> <path-of-code-file>" runs a file instead). The code runs in one persistent
+# __main__ namespace; then "\x02<marker> <status> <flags>\n" goes to stdout and to stderr so the Java side
+# knows both streams are complete. User code sees stdin at end-of-file.
 def _i4j_main():
-    import ast, builtins, os, signal, sys, traceback, types
+    import ast, builtins, linecache, os, signal, sys, traceback, types
 
     # Keep the command channel on a private fd (dup'ed fds are not inherited by children) and give
     # fd 0 to /dev/null, so input(), sys.stdin and child processes see end-of-file instead of hanging.
@@ -37,9 +38,14 @@ def _i4j_main():
         sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
         traceback.print_exception(type(exc), exc, tb)
 
-    def run(path):
-        with open(path, "rb") as f:
-            source = f.read()
+    def run(path, source):
+        if source is None:
+            with open(path, "rb") as f:
+                source = f.read()
+        else:
+            # tracebacks and inspect show the lines of code that never was a file
+            text = source.decode("utf-8", "replace")
+            linecache.cache[path] = (len(text), None, text.splitlines(True), path)
         tree = ast.parse(source, path, "exec")
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr):
@@ -49,12 +55,12 @@ def _i4j_main():
         if last is not None:
             exec(compile(last, path, "single", dont_inherit=True), namespace)
 
-    def execute(path):
+    def execute(path, source):
         flags = []
         try:
             try:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
-                run(path)
+                run(path, source)
                 status = 0
             finally:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -89,9 +95,14 @@ def _i4j_main():
         line = commands.readline()
         if not line:
             return  # the Java side closed our stdin: stop
-        marker, _, path = line.decode("utf-8").rstrip("\n").partition(" ")
+        marker, _, rest = line.decode("utf-8").rstrip("\n").partition(" ")
+        size, _, name = rest.partition(" ")
+        if name and size.isdigit():
+            path, source = name, commands.read(int(size))
+        else:
+            path, source = rest, None
         try:
-            status, flags = execute(path)
+            status, flags = execute(path, source)
         except KeyboardInterrupt:
             status, flags = 130, []  # an interrupt that landed inside the driver's own bookkeeping
         flush_all()

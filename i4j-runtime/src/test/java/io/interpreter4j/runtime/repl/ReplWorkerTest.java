@@ -167,12 +167,22 @@ class ReplWorkerTest {
       assertTrue(run.stderr().contains("ZeroDivisionError"), run.stderr());
       assertFalse(run.stderr().contains("_i4j"), "driver frames leak: " + run.stderr());
       // stdout and stderr are two pipes read by two threads: their interleaving in the combined text may vary
-      assertTrue(run.result().modelOutput().contains("before\n"), run.result().modelOutput());
+      assertTrue(run.result().modelOutput().contains("before"), run.result().modelOutput());
       assertTrue(run.result().modelOutput().contains("Traceback"), run.result().modelOutput());
 
       Run syntax = run(worker, 2, "x x");
       assertEquals(1, syntax.exitCode());
       assertTrue(syntax.stderr().contains("SyntaxError"), syntax.stderr());
+    }
+
+    @Test
+    void aTracebackShowsTheFailingLineOfTheBlock() {
+      var worker = worker(config("python"));
+      Run run = run(worker, 7, "x = 1\nraise ValueError('boom ' + str(x))\n");
+      assertEquals(1, run.exitCode());
+      assertTrue(run.stderr().contains("<block-7>\", line 2"), run.stderr());
+      assertTrue(run.stderr().contains("raise ValueError('boom ' + str(x))"), "source line shown: " + run.stderr());
+      assertTrue(run.stderr().contains("ValueError: boom 1"), run.stderr());
     }
 
     @Test
@@ -396,7 +406,9 @@ class ReplWorkerTest {
       var worker = worker(config("python"));
       Run started = run(worker, 1, String.join("\n",
           "import os, subprocess",
-          "children = [subprocess.Popen(['sleep', '1000']), subprocess.Popen(['sh', '-c', 'sleep 1000 & wait'])]",
+          "children = [subprocess.Popen(['sleep', '1000']),",
+          "            subprocess.Popen(['sh', '-c', 'sleep 1000 & echo up; wait'], stdout=subprocess.PIPE)]",
+          "children[1].stdout.readline()  # the grandchild exists once sh says so",
           "print(os.getpid())"));
       List<ProcessHandle> tree = treeOf(Long.parseLong(started.stdout().strip()));
       assertTrue(tree.size() >= 4, "expected python, two children and a grandchild: " + tree);
@@ -477,6 +489,20 @@ class ReplWorkerTest {
       Run run = run(worker, 1, "echo out\necho err >&2\nsh -c 'echo child-err >&2'\npython3 -c 'print(\"py-child\")'");
       assertEquals("out\npy-child\n", run.stdout());
       assertEquals("err\nchild-err\n", run.stderr());
+    }
+
+    @Test
+    void codeRunsVerbatimWhateverItHolds() {
+      var worker = worker(config("bash"));
+      String code = String.join("\n",
+          "cat <<'EOF'",
+          "a 'single' \"double\" \\back $HOME `tick`",
+          "EOF",
+          "echo '__I4J_END_0123'",
+          "printf '%s\\n' last");
+      Run run = run(worker, 1, code);
+      assertEquals(0, run.exitCode(), run.stderr());
+      assertEquals("a 'single' \"double\" \\back $HOME `tick`\n__I4J_END_0123\nlast\n", run.stdout());
     }
 
     @Test

@@ -30,9 +30,13 @@ final class Sse {
     if (withId) {
       sb.append("id: ").append(line.seq()).append('\n');
     }
-    // Compact JSON has no raw line breaks (they are escaped in strings); guard anyway, each line is a data line.
-    for (String part : line.json().split("\r\n|\r|\n", -1)) {
-      sb.append("data: ").append(part).append('\n');
+    String json = line.json();
+    if (json.indexOf('\n') < 0 && json.indexOf('\r') < 0) {
+      sb.append("data: ").append(json).append('\n'); // compact JSON: line breaks in strings are escaped
+    } else {
+      for (String part : json.split("\r\n|\r|\n", -1)) { // guard anyway: each line is a data line
+        sb.append("data: ").append(part).append('\n');
+      }
     }
     return ByteString.fromString(sb.append('\n').toString());
   }

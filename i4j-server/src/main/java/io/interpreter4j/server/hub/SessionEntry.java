@@ -31,7 +31,7 @@ public final class SessionEntry {
   private final SessionView view;
   private final EventRing ring;
   private final SessionHub hub;
-  private final Set<LiveFeed<Event>> feeds = ConcurrentHashMap.newKeySet();
+  private final Set<LiveFeed<EventLine>> feeds = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Done> ended = new CompletableFuture<>();
   private volatile ActorRef<Session.Command> session;
 
@@ -85,17 +85,24 @@ public final class SessionEntry {
     return ended.isDone();
   }
 
-  /** The session's subscriber: fold into the view, keep in the ring, count, hand to every follower. */
+  /**
+   * The session's subscriber: fold into the view, keep in the ring, count, hand to every follower. The event is
+   * written as JSON once here (if anyone follows), and every client's stream shares that line.
+   */
   void accept(Event event) {
     view.apply(event);
     ring.add(event);
     hub.metrics().record(event);
-    for (LiveFeed<Event> feed : feeds) {
-      if (!feed.offer(event)) {
+    EventLine line = null;
+    for (LiveFeed<EventLine> feed : feeds) {
+      if (line == null) {
+        line = EventLine.of(event);
+      }
+      if (!feed.offer(line)) {
         feeds.remove(feed);
       }
     }
-    hub.broadcast(event);
+    hub.broadcast(event, line);
   }
 
   /**
@@ -105,9 +112,9 @@ public final class SessionEntry {
    * seq. Completes when the session ends or when the client falls {@code bufferSize} events behind.
    */
   public Source<EventLine, NotUsed> events(long after, int bufferSize, Materializer materializer) {
-    Pair<BoundedSourceQueue<Event>, Source<Event, NotUsed>> live =
-        Source.<Event>queue(bufferSize).preMaterialize(materializer);
-    LiveFeed<Event> feed = new LiveFeed<>(live.first(), e -> true, hub.metrics()::sseOverflow);
+    Pair<BoundedSourceQueue<EventLine>, Source<EventLine, NotUsed>> live =
+        Source.<EventLine>queue(bufferSize).preMaterialize(materializer);
+    LiveFeed<EventLine> feed = new LiveFeed<>(live.first(), e -> true, hub.metrics()::sseOverflow);
     feeds.add(feed);
     if (ended()) {
       feed.complete();
@@ -118,7 +125,7 @@ public final class SessionEntry {
         ? Transcripts.stream(id, journal, after, slice.firstSeq()).concat(fromRing)
         : fromRing;
     return history
-        .concat(live.second().map(EventLine::of))
+        .concat(live.second())
         .statefulMapConcat(() -> dropSeenBefore(after))
         .watchTermination((mat, done) -> {
           hub.feedOpened();
@@ -147,7 +154,7 @@ public final class SessionEntry {
   void end() {
     view.markStopped();
     ended.complete(Done.getInstance());
-    for (LiveFeed<Event> feed : feeds) {
+    for (LiveFeed<EventLine> feed : feeds) {
       feed.complete();
     }
     feeds.clear();
@@ -156,7 +163,7 @@ public final class SessionEntry {
 
   /** Ends every follower's stream (the server is stopping). */
   void closeFeeds() {
-    for (LiveFeed<Event> feed : feeds) {
+    for (LiveFeed<EventLine> feed : feeds) {
       feed.complete();
     }
     feeds.clear();

@@ -41,7 +41,7 @@ public final class SessionHub {
   public record Registration(String id, Consumer<Event> subscriber, Approver approver, SessionEntry entry) {}
 
   private final ConcurrentMap<String, SessionEntry> entries = new ConcurrentHashMap<>();
-  private final Set<LiveFeed<Event>> globalFeeds = ConcurrentHashMap.newKeySet();
+  private final Set<LiveFeed<EventLine>> globalFeeds = ConcurrentHashMap.newKeySet();
   private final ServerMetrics metrics = new ServerMetrics();
   private final BatchBoard batches = new BatchBoard();
   private final HttpApprover approver = new HttpApprover();
@@ -119,11 +119,11 @@ public final class SessionHub {
 
   /** Live events of every session, from now on; completes when the client falls {@code bufferSize} behind. */
   public Source<EventLine, NotUsed> allEvents(int bufferSize) {
-    Pair<BoundedSourceQueue<Event>, Source<Event, NotUsed>> live =
-        Source.<Event>queue(bufferSize).preMaterialize(materializer);
-    LiveFeed<Event> feed = new LiveFeed<>(live.first(), e -> true, metrics::sseOverflow);
+    Pair<BoundedSourceQueue<EventLine>, Source<EventLine, NotUsed>> live =
+        Source.<EventLine>queue(bufferSize).preMaterialize(materializer);
+    LiveFeed<EventLine> feed = new LiveFeed<>(live.first(), e -> true, metrics::sseOverflow);
     globalFeeds.add(feed);
-    return live.second().map(EventLine::of)
+    return live.second()
         .watchTermination((mat, done) -> {
           feedOpened();
           done.whenComplete((d, failure) -> {
@@ -192,9 +192,14 @@ public final class SessionHub {
     return entries.values();
   }
 
-  void broadcast(Event event) {
-    for (LiveFeed<Event> feed : globalFeeds) {
-      if (!feed.offer(event)) {
+  /** Hands an event to every all-sessions client, as one shared JSON line ({@code line}, or made here; may be null). */
+  void broadcast(Event event, EventLine line) {
+    EventLine shared = line;
+    for (LiveFeed<EventLine> feed : globalFeeds) {
+      if (shared == null) {
+        shared = EventLine.of(event);
+      }
+      if (!feed.offer(shared)) {
         globalFeeds.remove(feed);
       }
     }

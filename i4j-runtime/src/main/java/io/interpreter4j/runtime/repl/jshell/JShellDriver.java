@@ -50,6 +50,9 @@ public final class JShellDriver {
   private final Map<String, Origin> origins = new HashMap<>();
   private volatile boolean running;
   private volatile boolean interrupted;
+  /** Counts evaluations, so a stop meant for one never reaches the next. */
+  private volatile long evaluation;
+  private final Object stopLock = new Object();
 
   private record Origin(String file, int line) {}
 
@@ -119,7 +122,10 @@ public final class JShellDriver {
       int blank = leadingBlank(snippet);
       int line = lineAt(source, consumed + leadingBlank(remaining));
       List<SnippetEvent> events;
-      running = true;
+      synchronized (stopLock) {
+        evaluation++;
+        running = true;
+      }
       try {
         events = shell.eval(snippet.substring(blank));
       } finally {
@@ -274,9 +280,15 @@ public final class JShellDriver {
    * and run on. So keep stopping until the evaluation has returned.
    */
   private void stopUntilIdle() {
+    long target = evaluation;
     Thread stopper = new Thread(() -> {
-      while (running) {
-        shell.stop();
+      while (true) {
+        synchronized (stopLock) {
+          if (!running || evaluation != target) {
+            return;
+          }
+          shell.stop();
+        }
         try {
           Thread.sleep(20);
         } catch (InterruptedException e) {

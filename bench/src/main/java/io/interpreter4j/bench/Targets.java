@@ -1,0 +1,48 @@
+package io.interpreter4j.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The targets for this machine, each checked against the figures of the run: met, missed or not run. */
+final class Targets {
+
+  private Targets() {}
+
+  static ObjectNode evaluate(ObjectNode report) {
+    ObjectNode t = JsonNodeFactory.instance.objectNode();
+    JsonNode python = report.path("repl_roundtrip").path("python");
+    atMost(t, "repl_python_median_ms", python.path("i4j").path("median_ms"), 0.5);
+    atLeast(t, "repl_python_speedup_vs_jupyter", python.path("ratios").path("speedup_vs_jupyter_median"), 10);
+    JsonNode intercept = report.path("intercept_latency");
+    atMost(t, "intercept_p99_ms", intercept.path("i4j").path("p99_ms"), 1.0);
+    JsonNode sessions = report.path("sessions");
+    check(t, "sessions_all_done", sessions.path("all_done"), "true", sessions.path("all_done").asBoolean(false));
+    atMost(t, "heap_per_idle_session_kib", sessions.path("heap_per_idle_session_kib"), 64);
+    atLeast(t, "scanner_mb_per_s", report.path("scanner_throughput").path("i4j_mb_per_s"), 100);
+    JsonNode startup = report.path("startup");
+    atMost(t, "version_s", startup.path("version").path("java_jar").path("median_s"), 0.5);
+    atMost(t, "prompt_s", startup.path("prompt").path("launcher_with_cds").path("median_s"), 1.5);
+    atMost(t, "sse_p99_lag_ms", report.path("sse_fanout").path("i4j").path("p99_ms"), 50);
+    return t;
+  }
+
+  static void atMost(ObjectNode t, String name, JsonNode figure, double limit) {
+    check(t, name, figure, "<= " + limit, figure.isNumber() && figure.asDouble() <= limit);
+  }
+
+  static void atLeast(ObjectNode t, String name, JsonNode figure, double limit) {
+    check(t, name, figure, ">= " + limit, figure.isNumber() && figure.asDouble() >= limit);
+  }
+
+  static void check(ObjectNode t, String name, JsonNode figure, String target, boolean met) {
+    ObjectNode n = t.putObject(name);
+    n.put("target", target);
+    if (figure.isMissingNode() || figure.isNull()) {
+      n.put("status", "not_run");
+      return;
+    }
+    n.set("figure", figure);
+    n.put("status", met ? "met" : "missed");
+  }
+}

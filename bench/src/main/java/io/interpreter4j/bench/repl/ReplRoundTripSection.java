@@ -1,0 +1,79 @@
+package io.interpreter4j.bench.repl;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.Samples;
+import io.interpreter4j.bench.Tools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code repl_roundtrip}: a trivial python block ({@code print(1)}) and bash block ({@code echo 1}) through a
+ * warm i4j worker, beside a Jupyter kernel (python), a fresh process per block, and a bare persistent pipe.
+ */
+public final class ReplRoundTripSection {
+
+  private ReplRoundTripSection() {}
+
+  public static ObjectNode run(boolean quick) throws Exception {
+    int warmup = quick ? 500 : 2000;
+    int iterations = quick ? 1000 : 5000;
+    Path dir = Files.createTempDirectory("i4j-bench-repl");
+    try {
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      node.put("what", "one trivial block per round trip through a warm interpreter; milliseconds");
+      node.set("python", python(dir, warmup, iterations, quick));
+      node.set("bash", bash(dir, warmup, iterations, quick));
+      return node;
+    } finally {
+      Tools.deleteTree(dir);
+    }
+  }
+
+  private static ObjectNode python(Path dir, int warmup, int iterations, boolean quick) throws Exception {
+    String code = "print(1)";
+    Samples i4j = WorkerRoundTrip.measure("python", code, "1\n", warmup, iterations, dir.resolve("python"));
+    Samples floor = PipeFloor.measure(PipeFloor.python(dir), code, "1\n", warmup, iterations);
+    Samples fresh = FreshProcess.measure(List.of(Tools.python(), "-c"), code, "1\n", 3, quick ? 20 : 50);
+    JupyterBaseline.Result jupyter = JupyterBaseline.measure(code, quick ? 100 : 300, quick ? 300 : 1000, dir);
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("code", code);
+    node.put("interpreter", Tools.python());
+    node.set("i4j", i4j.toJson());
+    if (jupyter.samples() != null) {
+      ObjectNode j = jupyter.samples().toJson();
+      j.put("interpreter", JupyterBaseline.PYTHON + " " + jupyter.python() + ", ipykernel " + jupyter.ipykernel());
+      node.set("jupyter_kernel", j);
+    } else {
+      node.putObject("jupyter_kernel").put("skipped", jupyter.skipped());
+    }
+    node.set("fresh_process", fresh.toJson());
+    node.set("pipe_floor", floor.toJson());
+    ObjectNode ratios = node.putObject("ratios");
+    if (jupyter.samples() != null) {
+      ratios.put("speedup_vs_jupyter_median", Samples.speedup(jupyter.samples().medianMs(), i4j.medianMs()));
+      ratios.put("speedup_vs_jupyter_p99", Samples.speedup(jupyter.samples().p99Ms(), i4j.p99Ms()));
+    }
+    ratios.put("speedup_vs_fresh_process_median", Samples.speedup(fresh.medianMs(), i4j.medianMs()));
+    ratios.put("over_floor_median", Samples.round(i4j.medianMs() / floor.medianMs()));
+    return node;
+  }
+
+  private static ObjectNode bash(Path dir, int warmup, int iterations, boolean quick) throws Exception {
+    String code = "echo 1";
+    Samples i4j = WorkerRoundTrip.measure("bash", code, "1\n", warmup, iterations, dir.resolve("bash"));
+    Samples floor = PipeFloor.measure(PipeFloor.bash(dir), code, "1\n", warmup, iterations);
+    Samples fresh = FreshProcess.measure(List.of("bash", "--noprofile", "--norc", "-c"), code, "1\n", 3,
+        quick ? 50 : 200);
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("code", code);
+    node.set("i4j", i4j.toJson());
+    node.set("fresh_process", fresh.toJson());
+    node.set("pipe_floor", floor.toJson());
+    ObjectNode ratios = node.putObject("ratios");
+    ratios.put("speedup_vs_fresh_process_median", Samples.speedup(fresh.medianMs(), i4j.medianMs()));
+    ratios.put("over_floor_median", Samples.round(i4j.medianMs() / floor.medianMs()));
+    return node;
+  }
+}

@@ -1,0 +1,307 @@
+package io.interpreter4j.bench.sessions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.Machine;
+import io.interpreter4j.bench.Samples;
+import io.interpreter4j.bench.SessionKit;
+import io.interpreter4j.bench.Tools;
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.replay.Cassette;
+import io.interpreter4j.runtime.llm.ReplayModelProvider;
+import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.runtime.session.SessionManager;
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * {@code sessions}: N sessions at once in one JVM, each replaying a 5-turn cassette (four bash blocks, then an
+ * answer) under auto-approval, each with its own bash REPL. Wall time, blocks per second, peak RSS, heap per idle
+ * session (after GC; REPL processes stopped by their idle timeout, so only the sessions remain) and peak REPL
+ * processes. Beside it: the same number of blocks run the naive way (a fresh bash per block, one per core), and
+ * the memory of one idle Jupyter kernel, which Open Interpreter starts for each session's python.
+ */
+public final class ConcurrentSessionsSection {
+
+  /** Four blocks that use the shell's state, then an answer without a block (the turn ends done). */
+  static final List<String> REPLIES = List.of(
+      "I'll start by setting a variable.\n\n```bash\nanswer=$((6 * 7)); echo \"set $answer\"\n```\n",
+      "Now I'll use it from the same shell.\n\n```bash\necho \"answer is $answer\"\n```\n",
+      "Let me count a little.\n\n```bash\nfor i in 1 2 3; do printf '%s ' \"$i\"; done; echo\n```\n",
+      "And check where we are.\n\n```bash\ncd .. && cd - >/dev/null && echo ok\n```\n",
+      "All four steps worked: the answer is **42**.");
+  static final int BLOCKS_PER_SESSION = REPLIES.size() - 1;
+
+  private ConcurrentSessionsSection() {}
+
+  public static ObjectNode run(boolean quick) throws Exception {
+    int n = quick ? 100 : 1000;
+    Duration idleTimeout = Duration.ofSeconds(quick ? 4 : 10);
+    Duration deadline = Duration.ofMinutes(quick ? 2 : 10);
+    Path dir = Files.createTempDirectory("i4j-bench-sessions");
+    ActorSystem<SessionManager.Command> system = null;
+    ProcessSampler sampler = new ProcessSampler();
+    try {
+      Path work = Files.createDirectories(dir.resolve("work"));
+      var config = SessionKit.config(dir.resolve("data"), work, Map.of(
+          "interpreter4j.execution.idle-timeout", idleTimeout.toMillis() + "ms",
+          "interpreter4j.execution.timeout", "60s"));
+      Settings settings = SessionKit.settings(config);
+      Cassette cassette = Cassette.parse(cassetteJson(), "bench-sessions");
+      system = SessionKit.system("bench-sessions", config);
+
+      // a round of sessions first, so one-time costs (classes, caches, JIT compilation) are not charged to the N:
+      // the figures are those of a warm runtime, as a long-running i4j serve is
+      int warmN = quick ? 50 : 200;
+      Tally warm = new Tally(warmN);
+      startAll(system, settings, cassette, "warm", warmN, warm);
+      warm.await(deadline);
+      stopAll(system, "warm", warmN);
+      awaitNoRepl(Duration.ofSeconds(30));
+      long baseline = heapAfterGc();
+
+      Tally tally = new Tally(n);
+      sampler.start();
+      long start = System.nanoTime();
+      startAll(system, settings, cassette, "s", n, tally);
+      boolean finished = tally.await(deadline);
+      long wallNanos = tally.lastFinish.get() - start;
+      sampler.stop();
+      double peakRss = Machine.peakRssMib();
+      long heapLive = heapAfterGc();
+      boolean drained = awaitNoRepl(idleTimeout.plusSeconds(30));
+      long heapIdle = heapAfterGc();
+
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      node.put("what", n + " concurrent sessions, each a 5-turn replay cassette with 4 bash blocks, auto-approval");
+      node.put("sessions", n);
+      node.put("warmup_sessions", warmN);
+      node.put("all_done", finished && tally.done.get() == n);
+      node.put("done", tally.done.get());
+      node.set("other_statuses", EventCodec.mapper().valueToTree(tally.others));
+      node.put("blocks", tally.blocks.get());
+      node.put("failed_blocks", tally.failedBlocks.get());
+      double wall = wallNanos / 1e9;
+      node.put("wall_s", Samples.round(wall));
+      double blocksPerSecond = tally.blocks.get() / wall;
+      node.put("blocks_per_s", Samples.round(blocksPerSecond));
+      node.put("peak_rss_mib", Samples.round(peakRss));
+      node.put("peak_repl_processes", sampler.peak.get());
+      node.put("heap_baseline_mib", Samples.round(baseline / 1048576.0));
+      node.put("heap_per_session_with_live_repl_kib", Samples.round((heapLive - baseline) / 1024.0 / n));
+      node.put("heap_per_idle_session_kib", Samples.round((heapIdle - baseline) / 1024.0 / n));
+      node.put("repl_processes_stopped_before_idle_measure", drained);
+
+      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 400 : 2000));
+      node.set("naive_fresh_bash_per_block", naive);
+      ObjectNode kernel = kernelMemory(dir);
+      node.set("jupyter_kernel_idle", kernel);
+      ObjectNode ratios = node.putObject("ratios");
+      ratios.put("blocks_per_s_vs_fresh_bash", Samples.round(blocksPerSecond / naive.path("blocks_per_s").asDouble()));
+      JsonNode kernelKib = kernel.path("rss_kib");
+      if (kernelKib.isNumber()) {
+        ratios.put("idle_session_heap_vs_jupyter_kernel_rss",
+            Samples.round(kernelKib.asDouble() / ((heapIdle - baseline) / 1024.0 / n)));
+      }
+      stopAll(system, "s", n);
+      return node;
+    } finally {
+      sampler.stop();
+      if (system != null) {
+        system.terminate();
+        system.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+      }
+      Tools.deleteTree(dir);
+    }
+  }
+
+  /** Turn statuses and block counts, from the sessions' events. */
+  static final class Tally {
+    final CountDownLatch latch;
+    final AtomicInteger done = new AtomicInteger();
+    final AtomicInteger blocks = new AtomicInteger();
+    final AtomicInteger failedBlocks = new AtomicInteger();
+    final AtomicLong lastFinish = new AtomicLong();
+    final Map<String, Integer> others = new ConcurrentHashMap<>();
+
+    Tally(int n) {
+      latch = new CountDownLatch(n);
+    }
+
+    void accept(Event event) {
+      if (event.payload() instanceof EventPayload.ExecFinished f) {
+        blocks.incrementAndGet();
+        if (f.exit_code() != 0) {
+          failedBlocks.incrementAndGet();
+        }
+      } else if (event.payload() instanceof EventPayload.TurnFinished t) {
+        if ("done".equals(t.status())) {
+          done.incrementAndGet();
+        } else {
+          others.merge(t.status() + ": " + t.reason(), 1, Integer::sum);
+        }
+        lastFinish.accumulateAndGet(System.nanoTime(), Math::max);
+        latch.countDown();
+      }
+    }
+
+    boolean await(Duration within) throws InterruptedException {
+      return latch.await(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static void startAll(ActorSystem<SessionManager.Command> system, Settings settings, Cassette cassette,
+      String prefix, int n, Tally tally) throws Exception {
+    List<CompletableFuture<ActorRef<Session.Command>>> created = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ReplayModelProvider model = new ReplayModelProvider("replay:bench-sessions", cassette);
+      created.add(SessionKit.create(system, String.format("bench-%s-%05d", prefix, i), settings, model,
+          List.of(tally::accept)).toCompletableFuture()
+          .thenApply(ref -> {
+            ref.tell(new Session.UserMessage("Set a variable, use it, count to three and say the answer."));
+            return ref;
+          }));
+    }
+    CompletableFuture.allOf(created.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
+  }
+
+  private static void stopAll(ActorSystem<SessionManager.Command> system, String prefix, int n) {
+    for (int i = 0; i < n; i++) {
+      system.tell(new SessionManager.StopSession(String.format("bench-%s-%05d", prefix, i)));
+    }
+  }
+
+  static String cassetteJson() {
+    ObjectNode root = EventCodec.mapper().createObjectNode();
+    var turns = root.putArray("turns");
+    for (String reply : REPLIES) {
+      ObjectNode t = turns.addObject();
+      t.put("reply", reply);
+      t.put("chunk_chars", 16);
+      t.put("delay_ms", 0);
+    }
+    return root.toString();
+  }
+
+  /** Used heap after full collections, in bytes. */
+  static long heapAfterGc() throws InterruptedException {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 4; i++) {
+      System.gc();
+      Thread.sleep(200);
+      used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    }
+    return used;
+  }
+
+  /** Waits until this JVM has no child processes left (the REPLs stopped by their idle timeout). */
+  static boolean awaitNoRepl(Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (ProcessHandle.current().children().findAny().isEmpty()) {
+        return true;
+      }
+      Thread.sleep(250);
+    }
+    return false;
+  }
+
+  /** Peak number of REPL processes (this JVM's children), sampled every 100 ms. */
+  static final class ProcessSampler {
+    final AtomicInteger peak = new AtomicInteger();
+    private volatile boolean running;
+    private Thread thread;
+
+    void start() {
+      running = true;
+      thread = new Thread(() -> {
+        while (running) {
+          peak.accumulateAndGet((int) ProcessHandle.current().children().count(), Math::max);
+          try {
+            Thread.sleep(100);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }, "bench-process-sampler");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    void stop() {
+      running = false;
+    }
+  }
+
+  /** The naive runner on the same kind of block: a fresh {@code bash -c} per block, one runner per core. */
+  private static ObjectNode naiveBlocks(int blocks) throws Exception {
+    int lanes = Runtime.getRuntime().availableProcessors();
+    ExecutorService pool = Executors.newFixedThreadPool(lanes);
+    AtomicInteger next = new AtomicInteger();
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> lanesDone = new ArrayList<>();
+      for (int l = 0; l < lanes; l++) {
+        lanesDone.add(pool.submit(() -> {
+          while (next.getAndIncrement() < blocks) {
+            Process p = new ProcessBuilder("bash", "--noprofile", "--norc", "-c", "echo \"answer is $((6 * 7))\"")
+                .redirectInput(new File("/dev/null")).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS) || !out.equals("answer is 42\n")) {
+              throw new IllegalStateException("naive bash block failed: " + out);
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : lanesDone) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("blocks", blocks);
+    node.put("lanes", lanes);
+    node.put("wall_s", Samples.round(seconds));
+    node.put("blocks_per_s", Samples.round(blocks / seconds));
+    return node;
+  }
+
+  /** RSS of one idle Jupyter kernel (kernel_rss.py), or why it is missing. */
+  private static ObjectNode kernelMemory(Path dir) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    String out = Tools.output(List.of("/usr/bin/python3", Tools.resource("kernel_rss.py", dir).toString())).strip();
+    try {
+      JsonNode json = EventCodec.mapper().readTree(out.substring(out.lastIndexOf('\n') + 1));
+      node.put("rss_kib", json.path("kernel_rss_kib").asLong());
+      node.put("client_rss_kib", json.path("client_rss_kib").asLong());
+    } catch (Exception e) {
+      node.put("skipped", "could not start a Jupyter kernel under /usr/bin/python3: " + out);
+    }
+    return node;
+  }
+}

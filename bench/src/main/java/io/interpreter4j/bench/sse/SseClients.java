@@ -1,0 +1,192 @@
+package io.interpreter4j.bench.sse;
+
+import io.interpreter4j.bench.Samples;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Many Server-Sent-Events clients on one selector thread, the way a load generator drives them: plain HTTP/1.1 over
+ * non-blocking sockets, chunked transfer decoded by hand, each {@code data:} line timed against its event's
+ * {@code ts}. One thread for all clients keeps the harness from charging the server for a hundred wake-ups per event.
+ */
+final class SseClients implements AutoCloseable {
+
+  /** Per connection: the response head, then chunked framing, then the SSE lines inside the chunks. */
+  private static final class Connection {
+    final SocketChannel channel;
+    final StringBuilder head = new StringBuilder();
+    boolean inBody;
+    long chunkLeft = -1; // -1: reading a chunk-size line
+    boolean skipCrlf;
+    final StringBuilder sizeLine = new StringBuilder();
+    final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(512);
+    int turns;
+    boolean done;
+
+    Connection(SocketChannel channel) {
+      this.channel = channel;
+    }
+  }
+
+  private final Selector selector;
+  private final List<Connection> connections = new ArrayList<>();
+  private final CountDownLatch caughtUp;
+  private final CountDownLatch finished;
+  private final AtomicLong measureFrom;
+  private final Samples lag;
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  SseClients(String baseUrl, String path, String token, int clients, CountDownLatch caughtUp, CountDownLatch finished,
+      AtomicLong measureFrom, Samples lag) throws IOException {
+    this.selector = Selector.open();
+    this.caughtUp = caughtUp;
+    this.finished = finished;
+    this.measureFrom = measureFrom;
+    this.lag = lag;
+    URI uri = URI.create(baseUrl);
+    byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+        + "\r\nAuthorization: Bearer " + token + "\r\nAccept: text/event-stream\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i < clients; i++) {
+      SocketChannel channel = SocketChannel.open(new InetSocketAddress(uri.getHost(), uri.getPort()));
+      channel.write(ByteBuffer.wrap(request));
+      channel.configureBlocking(false);
+      Connection c = new Connection(channel);
+      connections.add(c);
+      channel.register(selector, SelectionKey.OP_READ, c);
+    }
+    this.thread = new Thread(this::loop, "bench-sse-clients");
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  private void loop() {
+    ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16);
+    byte[] bytes = new byte[1 << 16];
+    try {
+      while (running) {
+        selector.select(1000);
+        var keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+          SelectionKey key = keys.next();
+          keys.remove();
+          Connection c = (Connection) key.attachment();
+          buffer.clear();
+          int n = c.channel.read(buffer);
+          if (n < 0) {
+            key.cancel();
+            c.channel.close();
+            continue;
+          }
+          long received = nowNanos();
+          buffer.flip();
+          buffer.get(bytes, 0, n);
+          feed(c, bytes, n, received);
+        }
+      }
+    } catch (IOException e) {
+      // the selector was closed at the end of the run
+    }
+  }
+
+  private void feed(Connection c, byte[] bytes, int n, long received) {
+    int i = 0;
+    while (i < n) {
+      if (!c.inBody) {
+        c.head.append((char) bytes[i++]);
+        if (c.head.length() >= 4 && c.head.substring(c.head.length() - 4).equals("\r\n\r\n")) {
+          if (!c.head.toString().startsWith("HTTP/1.1 200")) {
+            throw new IllegalStateException("SSE request refused: " + c.head);
+          }
+          c.inBody = true;
+        }
+      } else if (c.skipCrlf) {
+        if (bytes[i++] == '\n') {
+          c.skipCrlf = false;
+        }
+      } else if (c.chunkLeft < 0) {
+        char ch = (char) bytes[i++];
+        if (ch == '\n') {
+          String hex = c.sizeLine.toString().strip();
+          int semicolon = hex.indexOf(';');
+          c.chunkLeft = Long.parseLong(semicolon < 0 ? hex : hex.substring(0, semicolon), 16);
+          c.sizeLine.setLength(0);
+        } else {
+          c.sizeLine.append(ch);
+        }
+      } else if (c.chunkLeft == 0) {
+        c.chunkLeft = -1;
+        c.skipCrlf = true;
+      } else {
+        int take = (int) Math.min(c.chunkLeft, n - i);
+        for (int k = i; k < i + take; k++) {
+          if (bytes[k] == '\n') {
+            line(c, c.line.toString(StandardCharsets.UTF_8), received);
+            c.line.reset();
+          } else {
+            c.line.write(bytes[k]);
+          }
+        }
+        i += take;
+        c.chunkLeft -= take;
+        if (c.chunkLeft == 0) {
+          c.chunkLeft = -1;
+          c.skipCrlf = true;
+        }
+      }
+    }
+  }
+
+  private void line(Connection c, String line, long received) {
+    if (!line.startsWith("data:") || c.done) {
+      return;
+    }
+    long ts = SseFanoutSection.tsNanos(line);
+    if (ts >= measureFrom.get()) {
+      lag.add(received - ts);
+    }
+    if (line.contains("\"type\":\"turn_finished\"")) {
+      c.turns++;
+      if (c.turns == 1) {
+        caughtUp.countDown();
+      } else {
+        c.done = true;
+        finished.countDown();
+      }
+    }
+  }
+
+  static long nowNanos() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    try {
+      selector.close();
+    } catch (IOException e) {
+      // closing anyway
+    }
+    for (Connection c : connections) {
+      try {
+        c.channel.close();
+      } catch (IOException e) {
+        // closing anyway
+      }
+    }
+  }
+}

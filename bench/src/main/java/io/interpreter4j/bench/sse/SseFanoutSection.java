@@ -1,0 +1,185 @@
+package io.interpreter4j.bench.sse;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.Samples;
+import io.interpreter4j.bench.SessionKit;
+import io.interpreter4j.bench.Tools;
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.replay.Cassette;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.runtime.llm.ReplayModelProvider;
+import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.runtime.session.SessionManager;
+import io.interpreter4j.server.Server;
+import io.interpreter4j.server.ServerConfig;
+import io.interpreter4j.server.ServerHandle;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+
+/**
+ * {@code sse_fanout}: 100 Server-Sent-Events clients on {@code GET /api/sessions/{id}/events} of one busy session
+ * (the model streams its answer in small pieces, then a python block prints a line every 2 ms): the lag from each
+ * event's {@code ts} to its arrival at each client. Beside it, the floor: the same events seen by a subscriber
+ * inside the JVM, on the session's own thread, with no HTTP and no hub.
+ */
+public final class SseFanoutSection {
+
+  private static final String TOKEN = "bench-token-0123456789abcdef";
+
+  private SseFanoutSection() {}
+
+  public static ObjectNode run(boolean quick) throws Exception {
+    int clients = 100;
+    int lines = quick ? 1000 : 3000;
+    Path dir = Files.createTempDirectory("i4j-bench-sse");
+    ActorSystem<SessionManager.Command> system = null;
+    ServerHandle server = null;
+    SseClients open = null;
+    try {
+      Path work = Files.createDirectories(dir.resolve("work"));
+      var config = SessionKit.config(dir.resolve("data"), work, Map.of());
+      Settings settings = SessionKit.settings(config);
+      system = SessionKit.system("bench-sse", config);
+      Cassette cassette = Cassette.parse(cassetteJson(lines), "bench-sse");
+      server = Server.start(system, ServerConfig.defaults().withPort(0).withToken(TOKEN), settings,
+          spec -> model(spec, cassette), SessionKit.HOST);
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+      String base = server.baseUrl();
+
+      String id = created(http, base);
+      Samples floor = new Samples(lines * 2);
+      ActorRef<Session.Command> session = find(system, id);
+
+      CountDownLatch caughtUp = new CountDownLatch(clients);
+      AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
+      Samples lag = new Samples(clients * lines * 2);
+      CountDownLatch finished = new CountDownLatch(clients);
+      open = new SseClients(base, "/api/sessions/" + id + "/events", TOKEN, clients, caughtUp, finished,
+          measureFrom, lag);
+      if (!caughtUp.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("not every SSE client got the first turn within 60 s");
+      }
+      Instant from = Instant.now();
+      measureFrom.set(from.getEpochSecond() * 1_000_000_000L + from.getNano());
+      session.tell(new Session.Subscribe(event -> {
+        long ts = event.ts().getEpochSecond() * 1_000_000_000L + event.ts().getNano();
+        if (ts >= measureFrom.get()) {
+          Instant now = Instant.now();
+          floor.add(now.getEpochSecond() * 1_000_000_000L + now.getNano() - ts);
+        }
+      }));
+      HttpResponse<String> posted = http.send(request(base, "/api/sessions/" + id + "/messages")
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"print the lines\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (posted.statusCode() != 202) {
+        throw new IllegalStateException("POST messages: " + posted.statusCode() + " " + posted.body());
+      }
+      boolean all = finished.await(quick ? 90 : 300, TimeUnit.SECONDS);
+
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      node.put("what", clients + " SSE clients of one busy session (streamed answer, then a python block printing "
+          + lines + " lines 2 ms apart): event ts -> received by the client; milliseconds");
+      node.put("clients", clients);
+      node.put("clients_saw_whole_turn", finished.getCount() == 0 ? clients : clients - (int) finished.getCount());
+      node.put("all_clients_complete", all);
+      node.put("deliveries", lag.size());
+      node.put("events_per_client", lag.size() / clients);
+      node.set("i4j", lag.toJson());
+      node.set("floor_in_process_subscriber", floor.toJson());
+      ObjectNode ratios = node.putObject("ratios");
+      ratios.put("over_floor_p99", Samples.round(lag.p99Ms() / floor.p99Ms()));
+      return node;
+    } finally {
+      if (open != null) {
+        open.close();
+      }
+      if (server != null) {
+        server.stop();
+      }
+      if (system != null) {
+        system.terminate();
+        system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      }
+      Tools.deleteTree(dir);
+    }
+  }
+
+  static long nowNanos() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+
+  /** The "ts" of an event's data line, without parsing the rest of it; -1 if absent. */
+  static long tsNanos(String line) {
+    int at = line.indexOf("\"ts\":\"");
+    if (at < 0) {
+      return -1;
+    }
+    int start = at + 6;
+    int end = line.indexOf('"', start);
+    Instant ts = Instant.parse(line.substring(start, end));
+    return ts.getEpochSecond() * 1_000_000_000L + ts.getNano();
+  }
+
+  private static HttpRequest.Builder request(String base, String path) {
+    return HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + TOKEN);
+  }
+
+  private static String created(HttpClient http, String base) throws IOException, InterruptedException {
+    HttpResponse<String> r = http.send(request(base, "/api/sessions").header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(
+            "{\"message\": \"are you there?\", \"model\": \"replay:bench-sse\", \"autoRun\": true}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 201) {
+      throw new IllegalStateException("POST /api/sessions: " + r.statusCode() + " " + r.body());
+    }
+    return EventCodec.mapper().readTree(r.body()).path("id").asText();
+  }
+
+  private static ActorRef<Session.Command> find(ActorSystem<SessionManager.Command> system, String id)
+      throws Exception {
+    Optional<ActorRef<Session.Command>> ref = AskPattern.<SessionManager.Command,
+            Optional<ActorRef<Session.Command>>>ask(system, replyTo -> new SessionManager.Find(id, replyTo),
+            Duration.ofSeconds(10), system.scheduler()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return ref.orElseThrow(() -> new IllegalStateException("no session " + id));
+  }
+
+  private static ModelProvider model(String spec, Cassette cassette) {
+    if (!spec.equals("replay:bench-sse")) {
+      throw new IllegalArgumentException("only replay:bench-sse here");
+    }
+    return new ReplayModelProvider(spec, cassette);
+  }
+
+  /** A greeting; then a long answer in small pieces with a python block that prints a line every 2 ms; then done. */
+  static String cassetteJson(int lines) {
+    ObjectNode root = EventCodec.mapper().createObjectNode();
+    var turns = root.putArray("turns");
+    turns.addObject().put("reply", "Yes, ready.").put("chunk_chars", 4).put("delay_ms", 0);
+    String prose = "Here is the plan, explained at some length so that the answer streams in many small pieces. "
+        .repeat(8);
+    turns.addObject().put("reply", prose + "\n\n```python\nimport time\nfor i in range(" + lines + "):\n"
+        + "    print('line', i, flush=True)\n    time.sleep(0.002)\n```\n").put("chunk_chars", 4).put("delay_ms", 1);
+    turns.addObject().put("reply", "All lines printed.").put("chunk_chars", 4).put("delay_ms", 0);
+    return root.toString();
+  }
+
+}
