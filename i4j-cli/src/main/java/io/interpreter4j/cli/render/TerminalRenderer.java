@@ -124,6 +124,9 @@ public final class TerminalRenderer extends EventRenderer {
   public void idle() {
     synchronized (out) {
       clearStatus();
+      clearPreview();
+      endLine();
+      out.flush();
       setActivity(Activity.IDLE);
     }
   }
