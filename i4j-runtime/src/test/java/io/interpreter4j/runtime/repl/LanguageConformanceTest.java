@@ -311,7 +311,7 @@ class LanguageConformanceTest {
     assertTrue(Files.size(result.outputFile()) > 100_000);
   }
 
-  /** The same driver inside the bubblewrap sandbox (where the machine has it): state, streams, a timeout. */
+  /** The same driver inside the bubblewrap sandbox (where the machine has it): state, streams, an interrupt. */
   @ParameterizedTest(name = "{0}")
   @MethodSource("languages")
   void runsInsideTheBubblewrapSandbox(Lang lang) throws Exception {
@@ -329,8 +329,13 @@ class LanguageConformanceTest {
       Run streams = run(worker, lang.outAndErr(), GENEROUS);
       assertEquals("out\n", streams.stdout(), streams.toString());
       assertEquals("err\n", streams.stderr());
-      Run busy = run(worker, lang.busy(), TIMEOUT);
-      assertEquals(124, busy.exitCode(), busy.toString());
+      TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
+      int block = nextBlock();
+      worker.tell(new ReplWorker.Execute(block, lang.busy(), GENEROUS, probe.getRef()));
+      List<ReplWorker.Output> outputs = awaitOutput(probe, "ready");
+      worker.tell(ReplWorker.Interrupt.INSTANCE);
+      Run busy = collect(probe, block, outputs);
+      assertEquals(130, busy.exitCode(), busy.toString());
       if (lang.setState() != null) {
         assertEquals("42", run(worker, lang.readState(), GENEROUS).stdout().strip());
       }
