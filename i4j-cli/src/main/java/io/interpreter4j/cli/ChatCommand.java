@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
         ShowCommand.class, ProfilesCommand.class},
     description = {
         "Chat with a model that runs code on this machine, with your approval.",
-        "Type a message and press Enter (a message between lines of \"\"\" spans several lines); %help lists the "
-            + "% commands. Ctrl-C interrupts the running block or the model; Ctrl-D exits.",
+        "Type a message and press Enter (a message between lines of \"\"\" spans several lines); %%help lists the "
+            + "%% commands. Ctrl-C interrupts the running block or the model; Ctrl-D exits.",
         "Use 'i4j run TASK' for one task from a script."},
     footer = {"", "Examples:",
         "  i4j --model replay:examples/hello.json       offline demo, no key needed",

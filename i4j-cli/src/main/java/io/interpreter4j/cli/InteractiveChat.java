@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -44,6 +45,8 @@ final class InteractiveChat {
 
   /** Turns of the resumed conversation shown again before the prompt. */
   private static final int RECAP_TURNS = 2;
+  /** Set when the JVM is going down (hang-up, SIGTERM): the loop shows no further prompt. */
+  private static final AtomicBoolean EXITING = new AtomicBoolean();
 
   private InteractiveChat() {}
 
@@ -74,6 +77,11 @@ final class InteractiveChat {
       try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {
         // A hang-up or SIGTERM still ends the REPL processes and gives the terminal back in its original mode.
         Thread onExit = new Thread(() -> {
+          EXITING.set(true);
+          if (reader.isReading()) {
+            terminal.writer().println();
+            terminal.flush();
+          }
           display.close();
           session.close();
           try {
@@ -135,7 +143,7 @@ final class InteractiveChat {
   private static int loop(LineReader reader, String prompt, CliSession session, EventRenderer display,
                           MagicCommands magic, ConsoleApprover approver, ApprovalPrompter prompter)
       throws InterruptedException {
-    while (true) {
+    while (!EXITING.get()) {
       display.idle();
       String line;
       try {
@@ -157,6 +165,7 @@ final class InteractiveChat {
       display.turnStarted();
       SessionLauncher.awaitTurn(session.send(text), approver, prompter);
     }
+    return 0;
   }
 
   /** Restores the conversation of an earlier session and shows its last turns again. */

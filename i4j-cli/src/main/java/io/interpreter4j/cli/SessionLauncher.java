@@ -16,6 +16,7 @@ import io.interpreter4j.runtime.session.SessionManager;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.sandbox.Sandbox;
 import io.interpreter4j.runtime.sandbox.SandboxSettings;
@@ -60,12 +61,16 @@ final class SessionLauncher {
     applyProcessDefaults(config);
   }
 
-  /** The sandbox and pip-install mode of every session of this process; an unusable sandbox is a usage error. */
+  /**
+   * The sandbox, pip-install mode and languages of every session of this process; an unusable sandbox or an invalid
+   * language definition is a usage error.
+   */
   static void applyProcessDefaults(Config config) {
     try {
       Sandbox sandbox = Sandbox.of(SandboxSettings.from(config));
       sandbox.check();
       ProcessDefaults.set(sandbox, VenvMode.from(config));
+      LanguageRegistry.configure(config); // what the system prompt lists; probing starts now, in the background
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new ModelFactory.UsageException(e.getMessage());
     }

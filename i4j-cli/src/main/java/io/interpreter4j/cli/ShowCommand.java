@@ -28,7 +28,7 @@ final class ShowCommand implements Callable<Integer> {
       description = "Session id, or a unique part of its start or end ('i4j sessions' lists them). Default: the latest.")
   String id;
 
-  @Option(names = "--markdown", description = "Print the conversation as markdown (as %markdown exports it).")
+  @Option(names = "--markdown", description = "Print the conversation as markdown (as %%markdown exports it).")
   boolean markdown;
 
   @Option(names = "--plain", description = "No colours or frames (also when stdout is not a terminal or NO_COLOR is set).")

@@ -312,6 +312,17 @@ class TerminalTest {
   }
 
   @Test
+  void aKilledChatGivesTheTerminalBack() throws Exception {
+    Path c = cassette("c.json", turn(null, "Hi."));
+    chat(c);
+    ProcessHandle i4j = ProcessHandle.of(tmux.shellPid()).orElseThrow().children().findFirst().orElseThrow();
+    assertTrue(i4j.destroy(), "SIGTERM to the chat waiting at its prompt (the terminal in raw mode)");
+    tmux.await(SHELL_PROMPT, WAIT);
+    tmux.line("stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo");
+    tmux.await("^icanon echo $", WAIT);
+  }
+
+  @Test
   void aTaskCanBePipedToRun() throws Exception {
     Path c = cassette("c.json",
         turn("^TASK from a pipe$", "```bash\necho piped-ok\n```"), turn("exit code 0", "Done."));

@@ -70,6 +70,11 @@ final class Tmux implements AutoCloseable {
     run("send-keys", "-t", "t", name);
   }
 
+  /** The process id of the shell in the pane. */
+  long shellPid() throws Exception {
+    return Long.parseLong(run("display-message", "-p", "-t", "t", "#{pane_pid}").strip());
+  }
+
   /** The pane with its scrollback, wrapped lines joined, trailing blank lines dropped. */
   String screen() throws Exception {
     return run("capture-pane", "-p", "-J", "-t", "t", "-S", "-10000").stripTrailing();

@@ -34,8 +34,7 @@ public final class ChatInput {
         .variable(LineReader.HISTORY_SIZE, 1000)
         .variable(LineReader.HISTORY_FILE_SIZE, 10_000)
         .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
-        .option(LineReader.Option.HISTORY_IGNORE_SPACE, true)
-        .option(LineReader.Option.AUTO_FRESH_LINE, true);
+        .option(LineReader.Option.HISTORY_IGNORE_SPACE, true);
     if (historyFile != null) {
       builder.variable(LineReader.HISTORY_FILE, historyFile);
     }

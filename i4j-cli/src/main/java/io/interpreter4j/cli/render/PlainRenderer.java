@@ -45,6 +45,17 @@ public final class PlainRenderer extends EventRenderer {
     }
   }
 
+  @Override
+  public void idle() {
+    synchronized (out) {
+      if (!atLineStart) {
+        out.print('\n');
+        atLineStart = true;
+      }
+      out.flush();
+    }
+  }
+
   private void render(EventPayload p) {
     if (p instanceof EventPayload.AssistantDelta d) {
       write(d.text());

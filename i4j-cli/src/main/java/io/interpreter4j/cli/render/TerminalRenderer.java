@@ -53,6 +53,8 @@ public final class TerminalRenderer extends EventRenderer {
   private int blockOnScreen;
   /** The last row printed closed a code frame (the code_block event that follows names its block). */
   private boolean frameEndLast;
+  /** In a transcript: the fences of the next answer are numbered from its first code_block event already. */
+  private boolean numberedFromJournal;
 
   /**
    * @param columns the terminal's width, asked before each line (it may be resized)
@@ -122,6 +124,9 @@ public final class TerminalRenderer extends EventRenderer {
   public void idle() {
     synchronized (out) {
       clearStatus();
+      clearPreview();
+      endLine();
+      out.flush();
       setActivity(Activity.IDLE);
     }
   }
@@ -160,6 +165,7 @@ public final class TerminalRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.AssistantMessage m) {
       if (transcript) {
         stream(m.text());
+        numberedFromJournal = false;
       }
       printRows(markdown.finish(width()));
     } else if (p instanceof EventPayload.UserMessage m) {
@@ -170,7 +176,13 @@ public final class TerminalRenderer extends EventRenderer {
         setActivity(Activity.THINKING);
       }
     } else if (p instanceof EventPayload.CodeBlockEvent c) {
-      markdown.nextBlockIndex(c.block() + 1);
+      if (!transcript) {
+        markdown.nextBlockIndex(c.block() + 1);
+      } else if (!numberedFromJournal) {
+        // A journal has the answer's blocks before the answer itself: its first block numbers the answer's fences.
+        markdown.nextBlockIndex(c.block());
+        numberedFromJournal = true;
+      }
       if (frameEndLast && preview.isEmpty()) {
         blockOnScreen = c.block();
       }

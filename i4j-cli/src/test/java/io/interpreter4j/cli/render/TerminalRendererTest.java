@@ -112,4 +112,19 @@ class TerminalRendererTest {
     assertTrue(out.endsWith("no newline at the end\n■ turn ended: gave_up — the same code\n  failed twice\n"),
         out);
   }
+
+  @Test
+  void aTranscriptNumbersBlocksFromTheJournalAndShowsUserMessages() {
+    TerminalRenderer transcript = new TerminalRenderer(new PrintStream(bytes, true, StandardCharsets.UTF_8),
+        () -> 40, () -> 10, true, false);
+    for (EventPayload p : List.of(new EventPayload.UserMessage("go"),
+        new EventPayload.CodeBlockEvent(7, "bash", "ls", false),
+        new EventPayload.AssistantMessage("```bash\nls\n```\n"),
+        new EventPayload.Approval(7, "approved", "user", null))) {
+      transcript.accept(new Event("s", ++seq, Instant.now(), p));
+    }
+    String out = Ansi.strip(printed());
+    assertTrue(out.startsWith("❯ go\n╭─ bash · block 7 "), out);
+    assertTrue(out.contains("✓ approved by user"), out);
+  }
 }

@@ -1,6 +1,7 @@
 package io.interpreter4j.providers.tools;
 
 import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.intercept.MarkdownReply;
 import io.interpreter4j.core.intercept.FenceScanner;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
@@ -242,23 +243,7 @@ public final class ToolHistory {
 
   /** Prose and blocks before the calls, as markdown (blocks fenced as the session renders them). */
   private static String prose(List<Object> items) {
-    StringBuilder sb = new StringBuilder();
-    for (Object item : items) {
-      if (item instanceof CodeBlock block) {
-        if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') {
-          sb.append('\n');
-        }
-        String fence = "`".repeat(Math.max(3, longestBacktickRun(block.code()) + 1));
-        sb.append(fence).append(block.info().strip()).append('\n').append(block.code());
-        if (!block.code().isEmpty() && !block.code().endsWith("\n")) {
-          sb.append('\n');
-        }
-        sb.append(fence).append('\n');
-      } else {
-        sb.append((String) item);
-      }
-    }
-    return sb.toString().strip();
+    return MarkdownReply.render(items).strip();
   }
 
   /**
@@ -280,15 +265,5 @@ public final class ToolHistory {
       candidate = id + "_" + n;
     }
     return candidate;
-  }
-
-  private static int longestBacktickRun(String s) {
-    int best = 0;
-    int run = 0;
-    for (int i = 0; i < s.length(); i++) {
-      run = s.charAt(i) == '`' ? run + 1 : 0;
-      best = Math.max(best, run);
-    }
-    return best;
   }
 }

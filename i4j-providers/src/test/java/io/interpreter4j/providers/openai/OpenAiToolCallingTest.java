@@ -108,8 +108,10 @@ class OpenAiToolCallingTest {
 
         JsonNode first = JSON.readTree(server.requests().get(0).body());
         assertEquals("execute", first.at("/tools/0/function/name").asText());
-        assertEquals(List.of("python", "bash"), JSON.convertValue(
-            first.at("/tools/0/function/parameters/properties/language/enum"), List.class));
+        // the enum lists the languages installed here: at least python and bash
+        List<?> languages = JSON.convertValue(
+            first.at("/tools/0/function/parameters/properties/language/enum"), List.class);
+        assertTrue(languages.containsAll(List.of("python", "bash")), languages.toString());
         assertTrue(first.at("/messages/0/content").asText().endsWith(ExecuteTool.SYSTEM_NOTE));
 
         // The session keeps the reply as markdown and sends the block's result as a user message.

@@ -27,22 +27,14 @@ public final class SessionView {
 
   /** The reply's markdown as the session keeps it in the conversation (its MarkdownReply). */
   public static String kept(List<Segment> segments) {
-    StringBuilder sb = new StringBuilder();
+    List<Object> parts = new java.util.ArrayList<>();
     for (Segment segment : segments) {
       if (segment instanceof Segment.Text t) {
-        sb.append(t.text());
+        parts.add(t.text());
       } else if (segment instanceof Segment.BlockClosed closed) {
-        CodeBlock block = closed.block();
-        if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') {
-          sb.append('\n');
-        }
-        sb.append("```").append(block.info().strip()).append('\n').append(block.code());
-        if (!block.code().isEmpty() && !block.code().endsWith("\n")) {
-          sb.append('\n');
-        }
-        sb.append("```\n");
+        parts.add(closed.block());
       }
     }
-    return sb.toString();
+    return io.interpreter4j.core.intercept.MarkdownReply.render(parts);
   }
 }

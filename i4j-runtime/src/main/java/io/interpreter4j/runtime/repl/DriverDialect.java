@@ -19,8 +19,11 @@ import java.util.function.Function;
  */
 final class DriverDialect extends ReplDialect {
 
-  /** Moves the channels, then becomes the interpreter: {@code sh -c MOVE_CHANNELS i4j argv...}. */
-  static final String MOVE_CHANNELS = "exec 3<&0 4>&1 5>&2 </dev/null; exec \"$@\"";
+  /**
+   * Moves the channels, then becomes the interpreter: {@code sh -c MOVE_CHANNELS i4j argv...}. These drivers never
+   * leave their process group, so the sandbox's note that the group is shared is of no use to the code.
+   */
+  static final String MOVE_CHANNELS = "unset I4J_SHARED_PROCESS_GROUP; exec 3<&0 4>&1 5>&2 </dev/null; exec \"$@\"";
 
   /** Environment variable that carries the R driver: {@code Rscript -e} cannot take a long expression. */
   static final String R_DRIVER_VARIABLE = "I4J_R_DRIVER";

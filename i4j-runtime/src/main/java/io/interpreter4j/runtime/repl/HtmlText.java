@@ -34,7 +34,7 @@ public final class HtmlText {
 
   private HtmlText() {}
 
-  /** The page's title and visible text, one block element per line, runs of blank lines collapsed. */
+  /** The page's title and visible text, one block element per line, without blank lines. */
   public static String of(String html) {
     Matcher title = TITLE.matcher(html);
     String heading = title.find() ? decode(TAG.matcher(title.group(1)).replaceAll("")).strip() : "";
@@ -47,18 +47,11 @@ public final class HtmlText {
     if (!heading.isEmpty()) {
       out.append("Title: ").append(heading).append("\n\n");
     }
-    boolean blank = true;
     for (String line : text.split("\n")) {
       String squeezed = line.replaceAll("[ \\t\\u00a0\\r\\f]+", " ").strip();
-      if (squeezed.isEmpty()) {
-        if (!blank) {
-          out.append('\n');
-          blank = true;
-        }
-        continue;
+      if (!squeezed.isEmpty()) {
+        out.append(squeezed).append('\n'); // no blank lines: every line the model reads is content
       }
-      out.append(squeezed).append('\n');
-      blank = false;
     }
     return out.toString().strip() + "\n";
   }

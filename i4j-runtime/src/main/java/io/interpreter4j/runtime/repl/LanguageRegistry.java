@@ -71,6 +71,7 @@ public final class LanguageRegistry {
 
   private static final Pattern VERSION = Pattern.compile("\\d+(?:\\.\\d+)+");
   private static final Map<String, LanguageRegistry> SHARED = new ConcurrentHashMap<>();
+  private static volatile LanguageRegistry processRegistry;
   private static final ExecutorService PROBES = Executors.newCachedThreadPool(task -> {
     Thread thread = new Thread(task, "i4j-language-probe");
     thread.setDaemon(true);
@@ -101,10 +102,28 @@ public final class LanguageRegistry {
   }
 
   /**
-   * The registry for the user's default configuration (config file, {@code I4J_*} variables, reference.conf):
-   * what the system prompt lists when no other configuration is at hand.
+   * Makes {@code root}'s registry the one {@link #shared} answers, and starts its discovery in the background. The
+   * CLI calls it once at start with the configuration it loaded (flags, profile, config file), the same one its
+   * actor system gets, so the system prompt and the sessions agree.
+   *
+   * @throws IllegalArgumentException when {@code interpreter4j.languages} is invalid, naming the setting
+   */
+  public static LanguageRegistry configure(Config root) {
+    LanguageRegistry registry = of(root);
+    processRegistry = registry;
+    registry.discovery();
+    return registry;
+  }
+
+  /**
+   * The registry {@link #configure} set; before that, the one of the user's default configuration (config file,
+   * {@code I4J_*} variables, reference.conf).
    */
   public static LanguageRegistry shared() {
+    LanguageRegistry configured = processRegistry;
+    if (configured != null) {
+      return configured;
+    }
     Config config;
     try {
       config = ConfigLoader.load(null, Map.of(), System.getenv());

@@ -6,6 +6,7 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.intercept.MarkdownReply;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelRequest;

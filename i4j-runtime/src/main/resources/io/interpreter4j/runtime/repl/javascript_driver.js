@@ -13,8 +13,10 @@
 // - An uncaught exception or unhandled rejection ends the block with status 1 and its stack on stderr;
 //   process.exit(n) ends the block with n (the process survives); process.exitCode is the status if set.
 // - SIGINT: synchronous code is interrupted by vm's breakOnSigint (busy loops included); while the block waits
-//   for promises or timers, the driver stops waiting and reports 130. Code stuck in a synchronous loop inside a
-//   callback cannot be interrupted: the worker kills the process after its grace period, resetting the state.
+//   for promises or timers, the driver stops waiting and reports 130 (timers the block started keep running).
+//   Code stuck in a synchronous loop inside a callback cannot be interrupted: the worker kills the process
+//   after its grace period, resetting the state. The code's own process.on('SIGINT') listeners are removed
+//   after its block, since they would take SIGINT from the driver.
 (() => {
   'use strict';
   const fs = require('fs');
@@ -32,6 +34,25 @@
     acorn = require('internal/deps/acorn/acorn/dist/acorn');
   } catch (e) {
     // without --expose-internals: no rewriting of declarations, imports or top-level await
+  }
+
+  // SIGINT goes to the watchdog helper the node REPL uses, started once for good: during the vm call it interrupts
+  // the code (breakOnSigint); at any other time it holds the signal as pending, which the driver polls while a
+  // block runs. A process 'SIGINT' listener instead would leave gaps around every vm call where a signal is lost.
+  let sigintWatchdog = null;
+  try {
+    const emitWarning = process.emitWarning;
+    process.emitWarning = () => {}; // "internal/test/binding: for internal testing only"
+    try {
+      const contextify = require('internal/test/binding').internalBinding('contextify');
+      if (typeof contextify.startSigintWatchdog === 'function' && typeof contextify.stopSigintWatchdog === 'function') {
+        sigintWatchdog = contextify;
+      }
+    } finally {
+      process.emitWarning = emitWarning;
+    }
+  } catch (e) {
+    // a node without it: an interrupt in that instant is missed, and the worker kills the process after its grace
   }
 
   const realExit = process.exit.bind(process);
@@ -72,7 +93,7 @@
     }
     // drop the driver's own frames and node's vm plumbing
     let lines = text.split('\n')
-      .filter((line) => !/\[eval\]|node:vm:|node:internal\/vm|node:internal\/process\/(execution|task_queues)/.test(line));
+      .filter((line) => !/\[eval\]|node:vm:|node:internal\/(vm|process\/execution|process\/task_queues)/.test(line));
     // below the block's last frame, node's frames are the driver calling it
     const last = file ? lines.map((line) => line.includes(file)).lastIndexOf(true) : -1;
     if (last >= 0) {
@@ -99,19 +120,56 @@
 
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
-  process.on('SIGINT', () => {
+  function interrupt() {
     if (current) {
       process.stderr.write('Interrupted (SIGINT)\n');
       current.settle(130);
     }
-  });
+  }
+
+  if (sigintWatchdog) {
+    // started twice: a stop/start pair then reads and clears the pending flag without ever stopping the helper
+    sigintWatchdog.startSigintWatchdog();
+    sigintWatchdog.startSigintWatchdog();
+  } else {
+    process.on('SIGINT', interrupt);
+  }
+
+  /** Whether a SIGINT arrived outside the vm call since the last look. */
+  function sigintPending() {
+    if (!sigintWatchdog) return false;
+    const pending = sigintWatchdog.stopSigintWatchdog();
+    sigintWatchdog.startSigintWatchdog();
+    return pending;
+  }
+
+  function runScript(script) {
+    return script.runInThisContext({ breakOnSigint: true });
+  }
+
+  /**
+   * A 'SIGINT' listener the code added takes the signal from the watchdog helper (and removing it later would
+   * leave SIGINT fatal): after the block, remove such listeners and hand SIGINT back to the helper.
+   */
+  function reclaimSigint() {
+    if (!sigintWatchdog || process.listenerCount('SIGINT') === 0) return;
+    process.removeAllListeners('SIGINT');
+    sigintWatchdog.stopSigintWatchdog();
+    sigintWatchdog.stopSigintWatchdog();
+    sigintWatchdog.startSigintWatchdog();
+    sigintWatchdog.startSigintWatchdog();
+    process.stderr.write('[interpreter4j] removed the process.on(\'SIGINT\') listeners this code added: '
+      + 'SIGINT is how blocks are interrupted here\n');
+  }
 
   // -------- rewriting (needs acorn)
   function bindingNames(pattern, out) {
     if (!pattern) return out;
     switch (pattern.type) {
       case 'Identifier': out.push(pattern.name); break;
-      case 'ObjectPattern': pattern.properties.forEach((p) => bindingNames(p.type === 'RestElement' ? p.argument : p.value, out)); break;
+      case 'ObjectPattern':
+        pattern.properties.forEach((p) => bindingNames(p.type === 'RestElement' ? p.argument : p.value, out));
+        break;
       case 'ArrayPattern': pattern.elements.forEach((e) => bindingNames(e, out)); break;
       case 'AssignmentPattern': bindingNames(pattern.left, out); break;
       case 'RestElement': bindingNames(pattern.argument, out); break;
@@ -129,7 +187,7 @@
         found = true;
         return;
       }
-      if (/Function/.test(n.type) || n.type === 'MethodDefinition' || n.type === 'PropertyDefinition' || n.type === 'StaticBlock') {
+      if (/Function|MethodDefinition|PropertyDefinition|StaticBlock/.test(n.type)) {
         return;
       }
       for (const key of Object.keys(n)) {
@@ -231,8 +289,10 @@
       }
     }
     if (isAsync && showLast) {
+      // the statement's end, not the expression's: that one leaves out parentheses around it
+      const end = src[last.end - 1] === ';' ? last.end - 1 : last.end;
       edits.push([last.start, last.start, 'return { value: (']);
-      edits.push([last.expression.end, last.expression.end, ') };']);
+      edits.push([end, end, ') }']);
     }
     let code = src;
     edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
@@ -242,7 +302,8 @@
     if (!isAsync) {
       return { code, showLast, async: false };
     }
-    const functions = body.filter((n) => n.type === 'FunctionDeclaration').map((n) => 'this.' + n.id.name + ' = ' + n.id.name + '; ');
+    const functions = body.filter((n) => n.type === 'FunctionDeclaration')
+      .map((n) => 'this.' + n.id.name + ' = ' + n.id.name + '; ');
     const declared = hoisted.length ? 'var ' + [...new Set(hoisted)].join(', ') + '; ' : '';
     return { code: declared + '(async () => { ' + functions.join('') + code + '\n})()', showLast, async: true };
   }
@@ -293,8 +354,12 @@
   }
 
   async function execute(file) {
-    // keeps the process up while the block runs even if the channel has closed; part of the baseline
-    const keepAlive = setInterval(() => {}, 2 ** 30);
+    sigintPending(); // one that came between blocks was meant for no block
+    // looks for SIGINT while the block waits on promises and timers, and keeps the process up even if the
+    // channel has closed; part of the baseline
+    const poller = setInterval(() => {
+      if (sigintPending()) interrupt();
+    }, 10);
     const baseline = resources();
     let status = null;
     let resolveDone;
@@ -313,7 +378,7 @@
       const src = fs.readFileSync(file, 'utf8');
       const { code, showLast, async: isAsync } = rewrite(src);
       const script = new vm.Script(code, { filename: file });
-      let value = script.runInThisContext({ breakOnSigint: true });
+      let value = runScript(script);
       if (isAsync) {
         const outcome = await Promise.race([value, done.then(() => undefined)]);
         value = outcome && status === null ? outcome.value : undefined;
@@ -323,6 +388,8 @@
       }
     } catch (e) {
       if (e && e.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') {
+        unstick(process.stdout);
+        unstick(process.stderr);
         process.stderr.write('Interrupted (SIGINT)\n');
         current.settle(130);
       } else {
@@ -336,14 +403,34 @@
       await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 10).unref())]);
     }
     current.settle(process.exitCode === undefined ? 0 : Number(process.exitCode) & 0xff);
+    reclaimSigint();
     process.exitCode = undefined;
     current = null;
-    clearInterval(keepAlive);
+    clearInterval(poller);
     return status;
   }
 
+  /**
+   * breakOnSigint stops the code wherever it is, also inside stream.write after the bytes went out but before the
+   * stream noted it; the stream would then hold every later write back. Finish that write's bookkeeping, if the
+   * write really completed (nothing left queued in libuv).
+   */
+  function unstick(stream) {
+    const state = stream && stream._writableState;
+    const handle = stream && stream._handle;
+    if (state && state.writing && state.sync && typeof state.writecb === 'function' && handle
+        && handle.writeQueueSize === 0 && typeof state.onwrite === 'function') {
+      state.sync = false;
+      state.onwrite(null);
+    }
+  }
+
+  /** Resolves once what was written before is out; never waits more than a second, so markers always follow. */
   function flushed(stream) {
-    return new Promise((resolve) => stream.write('', () => resolve()));
+    return new Promise((resolve) => {
+      setTimeout(resolve, 1000).unref();
+      stream.write('', () => resolve());
+    });
   }
 
   async function writeMarkers(marker, status) {

@@ -4,6 +4,7 @@
 # runs in the foreground with stdin at /dev/null and without the runner's private descriptors; then
 # "\002<marker> <status> -" goes to private copies of stdout and stderr, after everything the command wrote.
 exec 3<&0 4>&1 5>&2 </dev/null
+unset I4J_SHARED_PROCESS_GROUP # the runner never leaves its process group; the note is of no use to the code
 # a handler, not an ignore: the command gets SIGINT (it is in our process group) and the runner survives it
 trap ':' INT
 while :; do

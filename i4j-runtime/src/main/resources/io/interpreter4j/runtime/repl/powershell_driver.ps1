@@ -2,8 +2,8 @@
 # behind a shell that moved the command channel to fd 3, copies of stdout and stderr to fds 4 and 5, and stdin
 # to /dev/null. Protocol: each line on fd 3 is "<marker> <path-of-code-file>". The block is dot-sourced in the
 # global scope, so variables and functions persist. Its status: 1 after a terminating error (printed to
-# stderr); else $LASTEXITCODE when a native command or `exit n` set it non-zero; else 1 when the block wrote an
-# error record ($? false); else 0. Then "\x02<marker> <status> -\n" goes to fds 4 and 5.
+# stderr); else $LASTEXITCODE when a native command set it non-zero; else 1 when the block wrote an error
+# record; else 0. Then "\x02<marker> <status> -\n" goes to fds 4 and 5. Untested where it was written (no pwsh).
 # Driver variables start with __i4j so user code is unlikely to touch them.
 $__i4jOpen = {
   param([string] $path, [System.IO.FileAccess] $access)

@@ -1,9 +1,11 @@
-# interpreter4j R REPL driver, evaluated by `Rscript --vanilla -e 'eval(parse(text = Sys.getenv("I4J_R_DRIVER")))'`
+# interpreter4j R REPL driver, evaluated by
+#   Rscript --vanilla -e 'eval(parse(text = Sys.getenv("I4J_R_DRIVER")))'
 # behind a shell that moved the command channel to fd 3, copies of stdout and stderr to fds 4 and 5, and stdin
 # to /dev/null. Protocol: each line on fd 3 is "<marker> <path-of-code-file>". The block's expressions are
 # evaluated one by one in the global environment, visible values printed as at the R prompt; the first error
 # ends the block with status 1 and "Error in <call> : <message>" on stderr; warnings are printed to stderr as
-# they happen. quit() ends the process (the worker reports it and starts a new one). Then "\002<marker> <status> -\n" goes to fds 4 and 5, after the block's output.
+# they happen. Then "\002<marker> <status> -\n" goes to fds 4 and 5, after the block's output. quit() ends the
+# process: the worker reports it and starts a new one.
 local({
   Sys.unsetenv("I4J_R_DRIVER")
   options(keep.source = FALSE)

@@ -18,7 +18,9 @@ module I4jDriver
     marker_err = STDERR.dup
     [STDOUT, STDERR, marker_out, marker_err].each { |io| io.sync = true }
     begin
-      Process.setsid if Process.getpgrp != Process.pid # own process group: an interrupt reaches the children too
+      # below a sandbox the launcher leads the group already, and leaving it would put the code out of reach
+      shared = ENV.delete('I4J_SHARED_PROCESS_GROUP')
+      Process.setsid if Process.getpgrp != Process.pid && !shared # own group: an interrupt reaches the children
     rescue SystemCallError
       nil
     end

@@ -13,18 +13,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.runtime.repl.ReplWorkerTest.Run;
+import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.sandbox.SandboxSettings;
+import io.interpreter4j.runtime.sandbox.Subprocess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,7 +39,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * code, an interpreter killed mid-block reported and replaced, no process left after Stop, output cut head and
  * tail. A language that is not installed is skipped with the reason.
  */
-@Execution(ExecutionMode.CONCURRENT) // the cases mostly wait on interpreters and timeouts
 class LanguageConformanceTest {
 
   static final ActorTestKit testKit = ActorTestKit.create();
@@ -56,8 +59,16 @@ class LanguageConformanceTest {
       }
       """).withFallback(ConfigFactory.load());
 
+  /** One session folder for all: workers outlive single tests. */
   @TempDir
-  Path sessionDir;
+  static Path sessionDir;
+
+  /**
+   * One worker per language, shared by the cases that leave it usable (a killed interpreter is replaced by the
+   * worker itself): starting an interpreter, a JVM above all, is the slow part of this suite.
+   */
+  static final Map<String, ActorRef<ReplWorker.Command>> WORKERS = new ConcurrentHashMap<>();
+  static final AtomicInteger BLOCKS = new AtomicInteger();
 
   @AfterAll
   static void shutdown() {
@@ -121,7 +132,8 @@ class LanguageConformanceTest {
             "spawn('sleep', '1000')\nputs Process.pid", "puts 'HEAD' + 'x' * 100000 + 'TAIL'", ""),
         new Lang("r", "x <- 41", "cat(x + 1, \"\\n\", sep = \"\")", "cat(\"out\\n\")\ncat(\"err\\n\", file = stderr())",
             "stop(\"boom\")", 1, null,
-            "data <- readLines(file(\"stdin\"))\ncat(if (length(data) == 0) \"eof\" else \"data\", \"\\n\", sep = \"\")",
+            "data <- readLines(file(\"stdin\"))\n"
+                + "cat(if (length(data) == 0) \"eof\" else \"data\", \"\\n\", sep = \"\")",
             "cat(Sys.getpid(), \"\\n\", sep = \"\")",
             "cat(\"ready\\n\")\nSys.sleep(1000)", "cat(\"ready\\n\")\nwhile (TRUE) {}",
             "system(\"sleep 1000\", wait = FALSE)\ncat(Sys.getpid(), \"\\n\", sep = \"\")",
@@ -168,9 +180,9 @@ class LanguageConformanceTest {
   void keepsStateAcrossBlocks(Lang lang) {
     var worker = worker(lang);
     assumeTrue(lang.setState() != null, lang.why());
-    Run set = run(worker, 1, lang.setState(), GENEROUS);
+    Run set = run(worker, lang.setState(), GENEROUS);
     assertEquals(0, set.exitCode(), set.toString());
-    Run read = run(worker, 2, lang.readState(), GENEROUS);
+    Run read = run(worker, lang.readState(), GENEROUS);
     assertEquals(0, read.exitCode(), read.toString());
     assertEquals("42", read.stdout().strip());
   }
@@ -179,16 +191,16 @@ class LanguageConformanceTest {
   @MethodSource("languages")
   void everyBlockHasAnExitCode(Lang lang) {
     var worker = worker(lang);
-    Run failing = run(worker, 1, lang.failing(), GENEROUS);
+    Run failing = run(worker, lang.failing(), GENEROUS);
     assertEquals(lang.failStatus(), failing.exitCode(), failing.toString());
     assertTrue(failing.stderr().contains("boom"), failing.stderr());
     assertFalse(failing.result().timedOut());
-    Run ok = run(worker, 2, lang.outAndErr(), GENEROUS);
+    Run ok = run(worker, lang.outAndErr(), GENEROUS);
     assertEquals(0, ok.exitCode(), ok.toString());
     if (lang.exitThree() != null) {
-      Run three = run(worker, 3, lang.exitThree(), GENEROUS);
+      Run three = run(worker, lang.exitThree(), GENEROUS);
       assertEquals(3, three.exitCode(), three.toString());
-      Run after = run(worker, 4, lang.outAndErr(), GENEROUS);
+      Run after = run(worker, lang.outAndErr(), GENEROUS);
       assertEquals(0, after.exitCode(), after.toString());
     }
   }
@@ -196,7 +208,7 @@ class LanguageConformanceTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("languages")
   void stdoutAndStderrStayApart(Lang lang) {
-    Run run = run(worker(lang), 1, lang.outAndErr(), GENEROUS);
+    Run run = run(worker(lang), lang.outAndErr(), GENEROUS);
     assertEquals(0, run.exitCode(), run.toString());
     assertEquals("out\n", run.stdout());
     assertEquals("err\n", run.stderr());
@@ -208,7 +220,7 @@ class LanguageConformanceTest {
     var worker = worker(lang);
     assumeTrue(lang.readStdin() != null, lang.why());
     // a generous timeout: a read that blocked instead of seeing end-of-file would show as 124
-    Run run = run(worker, 1, lang.readStdin(), GENEROUS);
+    Run run = run(worker, lang.readStdin(), GENEROUS);
     assertEquals(0, run.exitCode(), run.toString());
     assertEquals("eof", run.stdout().strip());
   }
@@ -219,19 +231,19 @@ class LanguageConformanceTest {
     var worker = worker(lang);
     // the interpreter is up before the clock starts, so the timeout meets running code, not a starting process
     String warmUp = lang.setState() != null ? lang.setState() : lang.outAndErr();
-    assertEquals(0, run(worker, 1, warmUp, GENEROUS).exitCode());
-    Run sleep = run(worker, 2, lang.sleep(), TIMEOUT);
+    assertEquals(0, run(worker, warmUp, GENEROUS).exitCode());
+    Run sleep = run(worker, lang.sleep(), TIMEOUT);
     assertEquals(124, sleep.exitCode(), sleep.toString());
     assertTrue(sleep.result().timedOut());
-    Run busy = run(worker, 3, lang.busy(), TIMEOUT);
+    Run busy = run(worker, lang.busy(), TIMEOUT);
     assertEquals(124, busy.exitCode(), busy.toString());
     assertTrue(busy.result().timedOut());
     if (lang.setState() != null) {
       assertTrue(busy.notice().contains("kept its state"), busy.notice());
-      Run read = run(worker, 4, lang.readState(), GENEROUS);
+      Run read = run(worker, lang.readState(), GENEROUS);
       assertEquals("42", read.stdout().strip(), read.toString());
     }
-    Run after = run(worker, 5, lang.outAndErr(), GENEROUS);
+    Run after = run(worker, lang.outAndErr(), GENEROUS);
     assertEquals(0, after.exitCode(), after.toString());
     assertEquals("out\n", after.stdout());
   }
@@ -241,28 +253,30 @@ class LanguageConformanceTest {
   void interruptGives130(Lang lang) {
     var worker = worker(lang);
     TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
-    worker.tell(new ReplWorker.Execute(1, lang.sleep(), GENEROUS, probe.getRef()));
+    int block = nextBlock();
+    worker.tell(new ReplWorker.Execute(block, lang.sleep(), GENEROUS, probe.getRef()));
     List<ReplWorker.Output> outputs = awaitOutput(probe, "ready");
     worker.tell(ReplWorker.Interrupt.INSTANCE);
-    Run run = collect(probe, 1, outputs);
+    Run run = collect(probe, block, outputs);
     assertEquals(130, run.exitCode(), run.toString());
     assertTrue(run.result().interrupted());
-    assertEquals(0, run(worker, 2, lang.outAndErr(), GENEROUS).exitCode());
+    assertEquals(0, run(worker, lang.outAndErr(), GENEROUS).exitCode());
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("languages")
   void aKilledInterpreterIsReportedAndReplaced(Lang lang) {
     var worker = worker(lang);
-    long pid = Long.parseLong(run(worker, 1, lang.pid(), GENEROUS).stdout().strip());
+    long pid = Long.parseLong(run(worker, lang.pid(), GENEROUS).stdout().strip());
     TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
-    worker.tell(new ReplWorker.Execute(2, lang.sleep(), GENEROUS, probe.getRef()));
+    int block = nextBlock();
+    worker.tell(new ReplWorker.Execute(block, lang.sleep(), GENEROUS, probe.getRef()));
     List<ReplWorker.Output> outputs = awaitOutput(probe, "ready");
     ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-    Run killed = collect(probe, 2, outputs);
+    Run killed = collect(probe, block, outputs);
     assertEquals(137, killed.exitCode(), killed.toString());
     assertTrue(killed.notice().contains("signal 9 (SIGKILL)"), killed.notice());
-    Run next = run(worker, 3, lang.pid(), GENEROUS);
+    Run next = run(worker, lang.pid(), GENEROUS);
     assertEquals(0, next.exitCode(), next.toString());
     assertNotEquals(pid, Long.parseLong(next.stdout().strip()));
   }
@@ -270,8 +284,8 @@ class LanguageConformanceTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("languages")
   void stopLeavesNothingRunning(Lang lang) {
-    var worker = worker(lang);
-    Run started = run(worker, 1, lang.child(), GENEROUS);
+    var worker = ownWorker(lang);
+    Run started = run(worker, lang.child(), GENEROUS);
     assertEquals(0, started.exitCode(), started.toString());
     long pid = Long.parseLong(started.stdout().strip());
     List<ProcessHandle> tree = new ArrayList<>(treeOf(pid));
@@ -288,7 +302,7 @@ class LanguageConformanceTest {
   void longOutputIsCutHeadAndTail(Lang lang) throws Exception {
     var worker = worker(lang);
     assumeTrue(lang.big() != null, lang.why());
-    Run run = run(worker, 1, lang.big(), GENEROUS);
+    Run run = run(worker, lang.big(), GENEROUS);
     assertEquals(0, run.exitCode(), run.toString());
     ExecResult result = run.result();
     assertTrue(result.truncated());
@@ -297,13 +311,64 @@ class LanguageConformanceTest {
     assertTrue(Files.size(result.outputFile()) > 100_000);
   }
 
+  /** The same driver inside the bubblewrap sandbox (where the machine has it): state, streams, an interrupt. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("languages")
+  void runsInsideTheBubblewrapSandbox(Lang lang) throws Exception {
+    assumeInstalled(lang);
+    assumeTrue(Subprocess.executable("bwrap").isPresent(), "bwrap is not installed (apt-get install bubblewrap)");
+    Sandbox bwrap = Sandbox.of(SandboxSettings.NONE.withKind(SandboxSettings.Kind.BWRAP));
+    assumeTrue(bwrap.availability().isEmpty(), () -> "bwrap cannot run here: " + bwrap.availability().orElse(""));
+    Path dir = Files.createDirectories(sessionDir.resolve("bwrap-" + lang.name()));
+    ReplConfig config = ReplConfig.defaults(lang.name(), dir, dir).withInterruptGrace(GRACE).withSandbox(bwrap);
+    var worker = testKit.spawn(LanguageRegistry.of(PERL).worker(config));
+    try {
+      if (lang.setState() != null) {
+        assertEquals(0, run(worker, lang.setState(), GENEROUS).exitCode());
+      }
+      Run streams = run(worker, lang.outAndErr(), GENEROUS);
+      assertEquals("out\n", streams.stdout(), streams.toString());
+      assertEquals("err\n", streams.stderr());
+      TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
+      int block = nextBlock();
+      worker.tell(new ReplWorker.Execute(block, lang.busy(), GENEROUS, probe.getRef()));
+      List<ReplWorker.Output> outputs = awaitOutput(probe, "ready");
+      worker.tell(ReplWorker.Interrupt.INSTANCE);
+      Run busy = collect(probe, block, outputs);
+      assertEquals(130, busy.exitCode(), busy.toString());
+      if (lang.setState() != null) {
+        assertEquals("42", run(worker, lang.readState(), GENEROUS).stdout().strip());
+      }
+    } finally {
+      worker.tell(ReplWorker.Stop.INSTANCE);
+    }
+  }
+
   // ---- helpers
 
-  ActorRef<ReplWorker.Command> worker(Lang lang) {
-    LanguageRegistry registry = LanguageRegistry.of(PERL);
-    assumeTrue(registry.installed(lang.name()).isPresent(), () -> skipReason(lang.name()));
+  /** The language's shared worker; skips the test when the language is not installed here. */
+  static ActorRef<ReplWorker.Command> worker(Lang lang) {
+    assumeInstalled(lang);
+    return WORKERS.computeIfAbsent(lang.name(), name -> spawn(lang));
+  }
+
+  /** A worker of the test's own, for a case that ends it. */
+  static ActorRef<ReplWorker.Command> ownWorker(Lang lang) {
+    assumeInstalled(lang);
+    return spawn(lang);
+  }
+
+  static void assumeInstalled(Lang lang) {
+    assumeTrue(LanguageRegistry.of(PERL).installed(lang.name()).isPresent(), () -> skipReason(lang.name()));
+  }
+
+  static ActorRef<ReplWorker.Command> spawn(Lang lang) {
     ReplConfig config = ReplConfig.defaults(lang.name(), sessionDir, sessionDir).withInterruptGrace(GRACE);
-    return testKit.spawn(registry.worker(config));
+    return testKit.spawn(LanguageRegistry.of(PERL).worker(config));
+  }
+
+  static int nextBlock() {
+    return BLOCKS.incrementAndGet();
   }
 
   static String skipReason(String language) {
@@ -318,7 +383,8 @@ class LanguageConformanceTest {
     };
   }
 
-  static Run run(ActorRef<ReplWorker.Command> worker, int block, String code, Duration timeout) {
+  static Run run(ActorRef<ReplWorker.Command> worker, String code, Duration timeout) {
+    int block = nextBlock();
     TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
     worker.tell(new ReplWorker.Execute(block, code, timeout, probe.getRef()));
     return collect(probe, block, new ArrayList<>());
@@ -340,14 +406,27 @@ class LanguageConformanceTest {
     return outputs;
   }
 
-  /** Polls: ProcessHandle.onExit of a process that is not our child only looks about once a second. */
+  /**
+   * Polls until every process has ended. A zombie has ended too: it runs nothing and only waits for whoever
+   * adopted it (pid 1 here) to reap it, which ProcessHandle would wait for.
+   */
   static void awaitAllEnd(List<ProcessHandle> processes) {
     testKit.createTestProbe().awaitAssert(WAIT, Duration.ofMillis(50), () -> {
       for (ProcessHandle p : processes) {
-        assertFalse(p.isAlive(), "still alive: " + p.pid() + " " + p.info().commandLine().orElse(""));
+        assertFalse(p.isAlive() && !zombie(p.pid()), "still running: " + p.pid() + " "
+            + p.info().commandLine().orElse(""));
       }
       return null;
     });
+  }
+
+  static boolean zombie(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (Exception e) {
+      return false; // gone, or no /proc (macOS): isAlive alone decides
+    }
   }
 
   static boolean inGroup(long pid, long pgid) {

@@ -219,8 +219,15 @@ class SandboxedReplWorkerTest {
     TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
     bash.tell(new ReplWorker.Execute(2, "echo running; sleep 1000", LONG, probe.getRef()));
     probe.expectMessageClass(ReplWorker.Output.class, WAIT);
+    // "running" is printed before sleep 1000 starts: look until it shows (bounded), not just once
     List<ProcessHandle> processes = sandboxedProcesses();
     List<String> commands = processes.stream().map(p -> p.info().commandLine().orElse("")).toList();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (commands.stream().noneMatch(c -> c.endsWith("sleep 1000")) && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+      processes = sandboxedProcesses();
+      commands = processes.stream().map(p -> p.info().commandLine().orElse("")).toList();
+    }
     assertTrue(commands.stream().anyMatch(c -> c.endsWith("sleep 778")), commands.toString());
     assertTrue(commands.stream().anyMatch(c -> c.endsWith("sleep 1000")), commands.toString());
     bash.tell(ReplWorker.Stop.INSTANCE);

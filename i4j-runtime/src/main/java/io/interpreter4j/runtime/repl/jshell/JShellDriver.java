@@ -50,8 +50,9 @@ public final class JShellDriver {
   private final Map<String, Origin> origins = new HashMap<>();
   private volatile boolean running;
   private volatile boolean interrupted;
-  /** Counts blocks, so a stopper started for one block never stops the next (which may start within its sleep). */
-  private volatile long block;
+  /** Counts evaluations, so a stop meant for one never reaches the next. */
+  private volatile long evaluation;
+  private final Object stopLock = new Object();
 
   private record Origin(String file, int line) {}
 
@@ -109,7 +110,6 @@ public final class JShellDriver {
     String remaining = source;
     int consumed = 0;
     interrupted = false;
-    block++;
     SnippetEvent last = null;
     while (!remaining.isBlank()) {
       SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(remaining);
@@ -122,7 +122,10 @@ public final class JShellDriver {
       int blank = leadingBlank(snippet);
       int line = lineAt(source, consumed + leadingBlank(remaining));
       List<SnippetEvent> events;
-      running = true;
+      synchronized (stopLock) {
+        evaluation++;
+        running = true;
+      }
       try {
         events = shell.eval(snippet.substring(blank));
       } finally {
@@ -235,10 +238,10 @@ public final class JShellDriver {
     if (fileName != null && fileName.startsWith("#")) {
       Origin origin = origins.get(fileName.substring(1));
       if (origin != null) {
-        String method = frame.getMethodName().isEmpty() ? "" : frame.getMethodName();
         String where = origin.file() + ":" + (origin.line() + Math.max(frame.getLineNumber(), 1) - 1);
-        String owner = frame.getClassName().isEmpty() ? "" : frame.getClassName().replaceAll("^REPL\\.\\$JShell\\$\\d+\\$?", "");
-        return (owner.isEmpty() ? "" : owner + ".") + method + "(" + where + ")";
+        // snippet wrappers are REPL.$JShell$12; a class declared in a snippet is REPL.$JShell$12$Point
+        String owner = frame.getClassName().replaceAll("^REPL\\.\\$JShell\\$\\d+\\$?", "");
+        return (owner.isEmpty() ? "" : owner + ".") + frame.getMethodName() + "(" + where + ")";
       }
     }
     return frame.toString();
@@ -277,10 +280,15 @@ public final class JShellDriver {
    * and run on. So keep stopping until the evaluation has returned.
    */
   private void stopUntilIdle() {
-    long stopping = block;
+    long target = evaluation;
     Thread stopper = new Thread(() -> {
-      while (running && block == stopping) {
-        shell.stop();
+      while (true) {
+        synchronized (stopLock) {
+          if (!running || evaluation != target) {
+            return;
+          }
+          shell.stop();
+        }
         try {
           Thread.sleep(20);
         } catch (InterruptedException e) {

@@ -1,15 +1,14 @@
-package io.interpreter4j.runtime.session;
+package io.interpreter4j.core.intercept;
 
-import io.interpreter4j.core.intercept.CodeBlock;
 import java.util.List;
 
 /** Rebuilds the markdown of a model reply from its prose and its code blocks, as kept in the conversation. */
-final class MarkdownReply {
+public final class MarkdownReply {
 
   private MarkdownReply() {}
 
   /** Parts are prose ({@code CharSequence}) and {@link CodeBlock}s, in order. */
-  static String render(List<Object> parts) {
+  public static String render(List<?> parts) {
     StringBuilder sb = new StringBuilder();
     for (Object part : parts) {
       if (part instanceof CodeBlock block) {
