@@ -106,6 +106,7 @@ public final class BenchMain {
       System.err.println("bench: wrote " + file);
     }
     System.out.println(line);
+    Tools.deleteLater();
     System.exit(0);
   }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 public final class Tools {
 
   private static volatile String python;
+  private static final List<Path> LATER = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private Tools() {}
 
@@ -80,19 +81,35 @@ public final class Tools {
     }
   }
 
-  /** Deletes a folder tree, best effort; kept with {@code -Dbench.keep=true} (it is named on stderr). */
+  /**
+   * Deletes a folder tree at the end of the run ({@link #deleteLater()}), not now: deleting thousands of files
+   * keeps the disk busy for a while (ext4 with discard), which would slow the file creation the next section
+   * measures. Kept with {@code -Dbench.keep=true} (named on stderr).
+   */
   public static void deleteTree(Path root) {
+    if (root == null) {
+      return;
+    }
     if (Boolean.getBoolean("bench.keep")) {
       System.err.println("bench: kept " + root);
       return;
     }
-    if (root == null || !Files.exists(root)) {
-      return;
-    }
-    try (var walk = Files.walk(root)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // a temp folder left behind is harmless
-    }
+    LATER.add(root);
   }
+
+  /** Deletes the folders handed to {@link #deleteTree} during the run, best effort. */
+  public static void deleteLater() {
+    for (Path root : LATER) {
+      if (!Files.exists(root)) {
+        continue;
+      }
+      try (var walk = Files.walk(root)) {
+        walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        // a temp folder left behind is harmless
+      }
+    }
+    LATER.clear();
+  }
+
 }

@@ -23,12 +23,26 @@ public final class ReplRoundTripSection {
     try {
       ObjectNode node = JsonNodeFactory.instance.objectNode();
       node.put("what", "one trivial block per round trip through a warm interpreter; milliseconds");
+      // each block's output goes to a new file, so how fast this disk creates one shows in the round trip
+      node.set("disk_new_file", newFile(dir.resolve("disk-probe")).toJson());
       node.set("python", python(dir, warmup, iterations, quick));
       node.set("bash", bash(dir, warmup, iterations, quick));
       return node;
     } finally {
       Tools.deleteTree(dir);
     }
+  }
+
+  /** Creating (and writing two bytes to) a new file in the folder the outputs go to. */
+  private static Samples newFile(Path dir) throws java.io.IOException {
+    Files.createDirectories(dir);
+    Samples samples = new Samples(500);
+    for (int i = 0; i < 500; i++) {
+      long start = System.nanoTime();
+      Files.writeString(dir.resolve("f-" + i + ".txt"), "1\n");
+      samples.add(System.nanoTime() - start);
+    }
+    return samples;
   }
 
   private static ObjectNode python(Path dir, int warmup, int iterations, boolean quick) throws Exception {

@@ -3,16 +3,24 @@ package io.interpreter4j.core.output;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * Keeps the whole output of one block in a file while holding only a bounded head and tail in memory, so
  * code that prints gigabytes costs disk, not heap, and the model still gets a useful {@link #truncatedText()}.
  * The file is created lazily: output stays in a bounded buffer until it outgrows it, and a block with little
- * output costs one write of its file at {@link #close()} (no open file, no big buffer while it runs).
+ * output costs one write of its file at {@link #close()} (no open file, no big buffer while it runs). Creating a
+ * file can take far longer than writing it (hundreds of microseconds on a busy disk), so it can be done in the
+ * background while the block runs ({@link #open(Path, int, Executor)}).
  * Not thread-safe: one owner appends.
  */
 public final class OutputSpool implements Closeable {
@@ -27,6 +35,8 @@ public final class OutputSpool implements Closeable {
   /** Output not written yet while the file is not open; null once it is (or after an error). */
   private StringBuilder pending = new StringBuilder();
   private Writer writer;
+  /** The file being created in the background, or null to create it when first written. */
+  private CompletableFuture<OutputStream> creating;
   private IOException error;
   private long totalChars;
 
@@ -46,6 +56,19 @@ public final class OutputSpool implements Closeable {
     return new OutputSpool(file.toAbsolutePath(), maxOutput);
   }
 
+  /** As {@link #open(Path, int)}, with the file created (empty) on {@code create} at once, while output comes. */
+  public static OutputSpool open(Path file, int maxOutput, Executor create) {
+    OutputSpool spool = new OutputSpool(file.toAbsolutePath(), maxOutput);
+    spool.creating = CompletableFuture.supplyAsync(() -> {
+      try {
+        return Files.newOutputStream(spool.createParent());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }, create);
+    return spool;
+  }
+
   /** Appends to the file and to the in-memory head/tail. A write error stops the file, not the spool. */
   public void append(CharSequence text) {
     if (text.isEmpty()) {
@@ -60,7 +83,7 @@ public final class OutputSpool implements Closeable {
       if (pending != null) {
         pending.append(text);
         if (pending.length() > BUFFER_CHARS) {
-          writer = new BufferedWriter(Files.newBufferedWriter(createParent(), StandardCharsets.UTF_8), BUFFER_CHARS);
+          writer = new BufferedWriter(new OutputStreamWriter(fileStream(), StandardCharsets.UTF_8), BUFFER_CHARS);
           writer.append(pending);
           pending = null;
         }
@@ -104,8 +127,8 @@ public final class OutputSpool implements Closeable {
   @Override
   public void close() {
     if (pending != null) {
-      try {
-        Files.writeString(createParent(), pending, StandardCharsets.UTF_8);
+      try (OutputStream out = fileStream()) {
+        out.write(pending.toString().getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
         failed(e);
       }
@@ -118,6 +141,22 @@ public final class OutputSpool implements Closeable {
         failed(e);
       }
       writer = null;
+    }
+  }
+
+  /** The file, open for writing from its start: the one created in the background, else created now. */
+  private OutputStream fileStream() throws IOException {
+    if (creating == null) {
+      return Files.newOutputStream(createParent());
+    }
+    try {
+      return creating.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof UncheckedIOException u) {
+        throw u.getCause();
+      }
+      throw new IOException("cannot create " + file + ": " + cause, cause);
     }
   }
 

@@ -88,4 +88,34 @@ class OutputSpoolTest {
       assertEquals(OutputTruncator.marker(3, dir.resolve("z.txt").toAbsolutePath().toString()), spool.truncatedText());
     }
   }
+
+  @Test
+  void aFileCreatedInTheBackgroundGetsTheWholeOutputAtClose() throws IOException {
+    java.util.concurrent.ExecutorService create = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      Path file = dir.resolve("bg/outputs/block-3.txt");
+      OutputSpool spool = OutputSpool.open(file, 100, create);
+      spool.append("out\n");
+      spool.append("err\n");
+      spool.close();
+      assertEquals("out\nerr\n", Files.readString(file));
+      assertNull(spool.error());
+
+      OutputSpool big = OutputSpool.open(dir.resolve("bg/big.txt"), 10, create);
+      String chunk = "y".repeat(50_000);
+      big.append(chunk);
+      big.append(chunk); // past the in-memory buffer: written through the file created in the background
+      big.close();
+      assertEquals(100_000, Files.size(dir.resolve("bg/big.txt")));
+
+      Files.writeString(dir.resolve("not-a-folder"), "x");
+      OutputSpool broken = OutputSpool.open(dir.resolve("not-a-folder/block-1.txt"), 100, create);
+      broken.append("lost");
+      broken.close();
+      assertTrue(broken.error() != null, "the file could not be created: reported, the text kept in memory");
+      assertEquals("lost", broken.truncatedText());
+    } finally {
+      create.shutdownNow();
+    }
+  }
 }

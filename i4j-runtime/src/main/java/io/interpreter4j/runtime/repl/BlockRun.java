@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * One block while it runs: the command that hands it to the driver, end markers, spool and live-output budget,
@@ -51,8 +52,8 @@ final class BlockRun {
    * Prepares the driver's command: the code inline when the dialect takes it so, else written to
    * {@link ReplDialect#codeFile}. Output goes to {@code sessionDir/outputs/block-<n>.txt}.
    */
-  static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice)
-      throws IOException {
+  static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice,
+      Executor blocking) throws IOException {
     Path sessionDir = config.sessionDir().toAbsolutePath();
     String marker = MarkerScanner.newMarker();
     String command = dialect.inlineCommand(marker, request.block(), request.code());
@@ -62,8 +63,9 @@ final class BlockRun {
       Files.writeString(codeFile, request.code(), StandardCharsets.UTF_8);
       command = dialect.command(marker, codeFile);
     }
+    // the output file is created while the block runs: creating a file can take longer than a trivial block
     OutputSpool spool = OutputSpool.open(sessionDir.resolve("outputs").resolve("block-" + request.block() + ".txt"),
-        config.maxOutput());
+        config.maxOutput(), blocking);
     return new BlockRun(request, marker, command, carriedNotice, spool, config.liveOutputLimit());
   }
 

@@ -126,7 +126,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     Execute prepared = launcher.prepare(execute); // python shell lines; isolated installs (ReplLauncher)
     BlockRun run;
     try {
-      run = BlockRun.open(config, dialect, prepared, pendingNotice);
+      run = BlockRun.open(config, dialect, prepared, pendingNotice, blocking);
     } catch (IOException | RuntimeException e) {
       execute.replyTo().tell(new Finished(execute.block(),
           new ExecResult(1, false, false, 0, false, null, "", Notices.cannotPrepare(e))));
