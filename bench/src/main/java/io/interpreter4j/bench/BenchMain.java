@@ -77,6 +77,8 @@ public final class BenchMain {
       if (!only.isEmpty() && !only.contains(section.getKey())) {
         continue;
       }
+      // each section starts on a collected heap: the garbage of the one before is not charged to its pauses
+      System.gc();
       long t0 = System.nanoTime();
       String loadBefore = Machine.loadAverage();
       System.err.println("bench: " + section.getKey() + " ... (load average " + loadBefore + ")");

@@ -127,18 +127,6 @@ public final class SseFanoutSection {
     return now.getEpochSecond() * 1_000_000_000L + now.getNano();
   }
 
-  /** The "ts" of an event's data line, without parsing the rest of it; -1 if absent. */
-  static long tsNanos(String line) {
-    int at = line.indexOf("\"ts\":\"");
-    if (at < 0) {
-      return -1;
-    }
-    int start = at + 6;
-    int end = line.indexOf('"', start);
-    Instant ts = Instant.parse(line.substring(start, end));
-    return ts.getEpochSecond() * 1_000_000_000L + ts.getNano();
-  }
-
   private static HttpRequest.Builder request(String base, String path) {
     return HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + TOKEN);
   }

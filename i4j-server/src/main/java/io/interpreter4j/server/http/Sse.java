@@ -26,19 +26,7 @@ final class Sse {
 
   /** One event; {@code withId} false for streams mixing sessions, whose seqs are not one sequence. */
   static ByteString frame(EventLine line, boolean withId) {
-    StringBuilder sb = new StringBuilder(line.json().length() + 32);
-    if (withId) {
-      sb.append("id: ").append(line.seq()).append('\n');
-    }
-    String json = line.json();
-    if (json.indexOf('\n') < 0 && json.indexOf('\r') < 0) {
-      sb.append("data: ").append(json).append('\n'); // compact JSON: line breaks in strings are escaped
-    } else {
-      for (String part : json.split("\r\n|\r|\n", -1)) { // guard anyway: each line is a data line
-        sb.append("data: ").append(part).append('\n');
-      }
-    }
-    return ByteString.fromString(sb.append('\n').toString());
+    return line.sseFrame(withId);
   }
 
   /** The named {@code end} event: the session has ended and nothing more will come (reconnecting is useless). */
