@@ -96,6 +96,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private boolean sentPiece;
   private boolean usageSeen;
   private long outputChars;
+  /** Characters of the current call's messages, for the usage estimate of a stream cut short. */
+  private long callInputChars;
   private UniqueKillSwitch killSwitch;
   private ActorRef<Object> pendingAck;
 
@@ -129,6 +131,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private Behavior<Command> onCall(Call call) {
     stopStream();
     current = call;
+    // counted now, while the model thinks: the call may end the moment its first block closes
+    callInputChars = call.request().messages().stream().mapToLong(msg -> msg.content().length()).sum();
     attempt = 1;
     startAttempt();
     return this;
@@ -229,8 +233,7 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private void finishCall() {
     if (!usageSeen) {
       // A stream cut after its first block never gets the provider's usage report: estimate it instead.
-      long inputChars = current.request().messages().stream().mapToLong(msg -> msg.content().length()).sum();
-      session.tell(new Usage(current.callId(), (inputChars + 3) / 4, (outputChars + 3) / 4));
+      session.tell(new Usage(current.callId(), (callInputChars + 3) / 4, (outputChars + 3) / 4));
     }
     session.tell(new Done(current.callId()));
     current = null;
