@@ -21,7 +21,7 @@ final class Targets {
     atMost(t, "heap_per_idle_session_kib", sessions.path("heap_per_idle_session_kib"), 64);
     atLeast(t, "scanner_mb_per_s", report.path("scanner_throughput").path("i4j_mb_per_s"), 100);
     JsonNode startup = report.path("startup");
-    atMost(t, "version_s", startup.path("version").path("java_jar").path("median_s"), 0.5);
+    atMost(t, "version_s", startup.path("version").path("launcher_with_cds").path("median_s"), 0.5);
     atMost(t, "prompt_s", startup.path("prompt").path("launcher_with_cds").path("median_s"), 1.5);
     atMost(t, "sse_p99_lag_ms", report.path("sse_fanout").path("i4j").path("p99_ms"), 50);
     return t;

@@ -25,6 +25,8 @@ public final class ReplRoundTripSection {
       node.put("what", "one trivial block per round trip through a warm interpreter; milliseconds");
       // each block's output goes to a new file, so how fast this disk creates one shows in the round trip
       node.set("disk_new_file", newFile(dir.resolve("disk-probe")).toJson());
+      node.put("disk_new_file_what", "creating and writing a 2-byte file in the outputs' folder, 1 ms apart "
+          + "(as blocks create theirs: after a pause, when this VM's disk is slowest)");
       node.set("python", python(dir, warmup, iterations, quick));
       node.set("bash", bash(dir, warmup, iterations, quick));
       return node;
@@ -38,6 +40,12 @@ public final class ReplRoundTripSection {
     Files.createDirectories(dir);
     Samples samples = new Samples(500);
     for (int i = 0; i < 500; i++) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
       long start = System.nanoTime();
       Files.writeString(dir.resolve("f-" + i + ".txt"), "1\n");
       samples.add(System.nanoTime() - start);
@@ -48,6 +56,17 @@ public final class ReplRoundTripSection {
   private static ObjectNode python(Path dir, int warmup, int iterations, boolean quick) throws Exception {
     String code = "print(1)";
     Samples i4j = WorkerRoundTrip.measure("python", code, "1\n", warmup, iterations, dir.resolve("python"));
+    // the same with the session folder in memory (tmpfs): the runtime's own cost, without this disk's
+    Path shm = Path.of("/dev/shm");
+    Samples inMemory = null;
+    if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+      Path memoryDir = Files.createTempDirectory(shm, "i4j-bench-repl");
+      try {
+        inMemory = WorkerRoundTrip.measure("python", code, "1\n", warmup, iterations, memoryDir);
+      } finally {
+        Tools.deleteTree(memoryDir);
+      }
+    }
     Samples floor = PipeFloor.measure(PipeFloor.python(dir), code, "1\n", warmup, iterations);
     Samples fresh = FreshProcess.measure(List.of(Tools.python(), "-c"), code, "1\n", 3, quick ? 20 : 50);
     JupyterBaseline.Result jupyter = JupyterBaseline.measure(code, quick ? 100 : 300, quick ? 300 : 1000, dir);
@@ -55,6 +74,9 @@ public final class ReplRoundTripSection {
     node.put("code", code);
     node.put("interpreter", Tools.python());
     node.set("i4j", i4j.toJson());
+    if (inMemory != null) {
+      node.set("i4j_outputs_in_memory", inMemory.toJson());
+    }
     if (jupyter.samples() != null) {
       ObjectNode j = jupyter.samples().toJson();
       j.put("interpreter", JupyterBaseline.PYTHON + " " + jupyter.python() + ", ipykernel " + jupyter.ipykernel());
@@ -71,6 +93,10 @@ public final class ReplRoundTripSection {
     }
     ratios.put("speedup_vs_fresh_process_median", Samples.speedup(fresh.medianMs(), i4j.medianMs()));
     ratios.put("over_floor_median", Samples.round(i4j.medianMs() / floor.medianMs()));
+    if (inMemory != null && jupyter.samples() != null) {
+      ratios.put("outputs_in_memory_speedup_vs_jupyter_median",
+          Samples.speedup(jupyter.samples().medianMs(), inMemory.medianMs()));
+    }
     return node;
   }
 
