@@ -72,6 +72,10 @@ final class InteractiveChat {
             if (!options.json) {
               display.awaitApprovalShown(block, Duration.ofSeconds(2));
             }
+          }, () -> {
+            if (reader.isReading()) {
+              terminal.raise(Terminal.Signal.INT); // readLine ends as on Ctrl-C; the answer counts for nothing
+            }
           });
       Consumer<Event> subscriber = options.json ? new JsonEventPrinter(out) : display;
       try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {

@@ -118,6 +118,38 @@ class TerminalTest {
   }
 
   @Test
+  void aBlockApprovedInTheDashboardClosesTheTerminalsQuestion() throws Exception {
+    Path c = cassette("c.json",
+        turn("approve it in the browser", "```bash\necho approved-in-the-dashboard\n```"),
+        turn("exit code 0", "Approved from the dashboard."));
+    String token = "terminal-test-token-0123456789";
+    env.put("I4J_TOKEN", token);
+    chat(c, "--dashboard", "--port", "0");
+    java.util.regex.Matcher url = java.util.regex.Pattern.compile("dashboard at (http://127\\.0\\.0\\.1:\\d+)/")
+        .matcher(tmux.screen());
+    assertTrue(url.find(), tmux.screen());
+    tmux.line("approve it in the browser");
+    tmux.await("Run block 1 \\(bash\\)\\? \\[y\\]es / \\[n\\]o / \\[e\\]dit:\\z", WAIT);
+
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    JsonNode sessions = EventCodec.mapper().readTree(http.send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(url.group(1) + "/api/sessions")).header("Authorization", "Bearer " + token).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+    String id = sessions.path("sessions").path(0).path("id").asText();
+    var approved = http.send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(url.group(1) + "/api/sessions/" + id + "/blocks/1/approval"))
+        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"decision\": \"approve\"}")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, approved.statusCode(), approved.body());
+
+    String screen = tmux.await("Approved from the dashboard\\.", WAIT);
+    assertTrue(screen.contains("block 1 was answered elsewhere or withdrawn"), screen);
+    assertTrue(screen.contains("\n  approved-in-the-dashboard\n✓ exit 0 · "), screen);
+    exitChat();
+  }
+
+  @Test
   void aRiskyBlockIsAskedAboutEvenUnderAutoRunWithItsFlags() throws Exception {
     Path c = cassette("c.json",
         turn(null, "Cleaning up.\n\n```bash\nsudo rm -rf /var/tmp/i4j-test-nothing-here\n```"),

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
 
@@ -17,32 +18,64 @@ public final class ApprovalPrompter {
   private final PrintStream out;
   private final Editor editor;
   private final IntConsumer beforeAsking;
+  private final Runnable interruptReading;
 
   /** {@code readLine} shows a prompt and returns the line, or empty at end of input. */
   public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor) {
-    this(readLine, out, editor, block -> { });
+    this(readLine, out, editor, block -> { }, () -> { });
+  }
+
+  /** As below, for a prompt nobody else can answer (no dashboard). */
+  public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor,
+                          IntConsumer beforeAsking) {
+    this(readLine, out, editor, beforeAsking, () -> { });
   }
 
   /**
-   * @param beforeAsking called with the block's number before the question is shown: waits until the renderer has
-   *                     printed what goes above the question (the code, its risk flags)
+   * @param beforeAsking     called with the block's number before the question is shown: waits until the renderer
+   *                         has printed what goes above the question (the code, its risk flags)
+   * @param interruptReading called from another thread when the question is answered elsewhere (the dashboard of
+   *                         {@code i4j --dashboard}) or withdrawn while this prompt waits: makes {@code readLine}
+   *                         return at once
    */
   public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor,
-                          IntConsumer beforeAsking) {
+                          IntConsumer beforeAsking, Runnable interruptReading) {
     this.readLine = readLine;
     this.out = out;
     this.editor = editor;
     this.beforeAsking = beforeAsking;
+    this.interruptReading = interruptReading;
   }
 
+  /**
+   * Asks the question and completes its answer, unless it is answered elsewhere or withdrawn meanwhile: then the
+   * prompt is interrupted and says so, and what was typed counts for nothing.
+   */
   public void answer(ConsoleApprover.Question q) {
     beforeAsking.accept(q.block().index());
-    q.answer().complete(decide(q));
+    if (q.answer().isDone()) {
+      return; // answered in the dashboard (or withdrawn) before it was shown
+    }
+    AtomicBoolean asking = new AtomicBoolean(true);
+    q.answer().whenComplete((answer, failure) -> {
+      if (asking.compareAndSet(true, false)) {
+        interruptReading.run();
+      }
+    });
+    Answer mine = decide(q);
+    if (asking.compareAndSet(true, false)) {
+      q.answer().complete(mine);
+    } else {
+      out.println("(block " + q.block().index() + " was answered elsewhere or withdrawn; the prompt is closed)");
+    }
   }
 
   private Answer decide(ConsoleApprover.Question q) {
     String prompt = "Run block " + q.block().index() + " (" + q.block().language() + ")? [y]es / [n]o / [e]dit: ";
     for (int tries = 0; tries < 20; tries++) {
+      if (q.answer().isDone()) {
+        return Answer.no(null); // not used: someone else answered
+      }
       Optional<String> line = readLine.apply(prompt);
       if (line.isEmpty()) {
         return Answer.noOne("no answer: standard input ended before the approval question was answered");

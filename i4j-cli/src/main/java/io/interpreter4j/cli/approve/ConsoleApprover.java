@@ -2,10 +2,12 @@ package io.interpreter4j.cli.approve;
 
 import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.runtime.approval.Approver;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An {@link Approver} for the command line: questions asked by the session's approval gate are queued here
@@ -17,6 +19,8 @@ public final class ConsoleApprover implements Approver {
   public record Question(String sessionId, CodeBlock block, CompletableFuture<Answer> answer) {}
 
   private final BlockingQueue<Question> questions = new ArrayBlockingQueue<>(16);
+  /** Questions not answered yet: queued, or being asked on the main thread (at most 16 + 1). */
+  private final Set<Question> open = ConcurrentHashMap.newKeySet();
   private final boolean interactive;
 
   /** {@code interactive}: a person at a terminal answers (not lines piped on stdin). */
@@ -32,15 +36,26 @@ public final class ConsoleApprover implements Approver {
   @Override
   public CompletionStage<Answer> ask(String sessionId, CodeBlock block) {
     Question q = new Question(sessionId, block, new CompletableFuture<>());
+    open.add(q);
+    q.answer().whenComplete((answer, failure) -> open.remove(q));
     if (!questions.offer(q)) {
       q.answer().complete(Answer.no("too many questions are waiting"));
     }
     return q.answer();
   }
 
+  /**
+   * Withdraws the question about {@code block}: still queued, or being asked right now (the prompt is then
+   * interrupted, see {@link ApprovalPrompter}): it was answered elsewhere (the dashboard) or interrupted.
+   */
   @Override
   public void cancel(String sessionId, int block) {
-    questions.removeIf(q -> q.block().index() == block && q.answer().complete(Answer.no("interrupted")));
+    for (Question q : open) {
+      if (q.block().index() == block && q.sessionId().equals(sessionId)) {
+        q.answer().complete(Answer.no("interrupted"));
+      }
+    }
+    questions.removeIf(q -> q.answer().isDone());
   }
 
   /** The oldest waiting question, waiting up to {@code millis}; null if none. */
