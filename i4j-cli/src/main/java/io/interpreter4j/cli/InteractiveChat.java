@@ -72,10 +72,15 @@ final class InteractiveChat {
             if (!options.json) {
               display.awaitApprovalShown(block, Duration.ofSeconds(2));
             }
-          }, () -> {
-            if (reader.isReading()) {
-              terminal.raise(Terminal.Signal.INT); // readLine ends as on Ctrl-C; the answer counts for nothing
+          }, note -> {
+            if (!reader.isReading()) {
+              return false; // in the editor, say: the note waits until it is closed
             }
+            // on the answering thread, before the session runs the block: its output comes below the note
+            terminal.writer().print("\n" + note + "\n");
+            terminal.flush();
+            terminal.raise(Terminal.Signal.INT); // readLine ends as on Ctrl-C; the answer counts for nothing
+            return true;
           });
       Consumer<Event> subscriber = options.json ? new JsonEventPrinter(out) : display;
       try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {

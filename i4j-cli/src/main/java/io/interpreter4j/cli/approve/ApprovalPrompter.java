@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
+import java.util.function.Predicate;
 
 /**
  * Answers one approval question on the main thread: {@code y} runs, {@code n} declines, {@code e} opens the code
@@ -18,33 +19,35 @@ public final class ApprovalPrompter {
   private final PrintStream out;
   private final Editor editor;
   private final IntConsumer beforeAsking;
-  private final Runnable interruptReading;
+  private final Predicate<String> closeQuestion;
 
   /** {@code readLine} shows a prompt and returns the line, or empty at end of input. */
   public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor) {
-    this(readLine, out, editor, block -> { }, () -> { });
+    this(readLine, out, editor, block -> { }, note -> false);
   }
 
   /** As below, for a prompt nobody else can answer (no dashboard). */
   public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor,
                           IntConsumer beforeAsking) {
-    this(readLine, out, editor, beforeAsking, () -> { });
+    this(readLine, out, editor, beforeAsking, note -> false);
   }
 
   /**
    * @param beforeAsking     called with the block's number before the question is shown: waits until the renderer
    *                         has printed what goes above the question (the code, its risk flags)
-   * @param interruptReading called from another thread when the question is answered elsewhere (the dashboard of
-   *                         {@code i4j --dashboard}) or withdrawn while this prompt waits: makes {@code readLine}
-   *                         return at once
+   * @param closeQuestion    called from another thread, with a note to show, when the question is answered elsewhere
+   *                         (the dashboard of {@code i4j --dashboard}) or withdrawn while this prompt waits: shows
+   *                         the note at once (before the session goes on and prints more) and makes
+   *                         {@code readLine} return; false if it could not show the note (it is then printed
+   *                         when {@code readLine} returns)
    */
   public ApprovalPrompter(Function<String, Optional<String>> readLine, PrintStream out, Editor editor,
-                          IntConsumer beforeAsking, Runnable interruptReading) {
+                          IntConsumer beforeAsking, Predicate<String> closeQuestion) {
     this.readLine = readLine;
     this.out = out;
     this.editor = editor;
     this.beforeAsking = beforeAsking;
-    this.interruptReading = interruptReading;
+    this.closeQuestion = closeQuestion;
   }
 
   /**
@@ -56,17 +59,19 @@ public final class ApprovalPrompter {
     if (q.answer().isDone()) {
       return; // answered in the dashboard (or withdrawn) before it was shown
     }
+    String note = "(block " + q.block().index() + " was answered elsewhere or withdrawn; the prompt is closed)";
     AtomicBoolean asking = new AtomicBoolean(true);
+    AtomicBoolean noted = new AtomicBoolean();
     q.answer().whenComplete((answer, failure) -> {
       if (asking.compareAndSet(true, false)) {
-        interruptReading.run();
+        noted.set(closeQuestion.test(note));
       }
     });
     Answer mine = decide(q);
     if (asking.compareAndSet(true, false)) {
       q.answer().complete(mine);
-    } else {
-      out.println("(block " + q.block().index() + " was answered elsewhere or withdrawn; the prompt is closed)");
+    } else if (!noted.get()) {
+      out.println(note);
     }
   }
 

@@ -38,7 +38,11 @@ class ApprovalPrompterTest {
 
   private ApprovalPrompter prompter() {
     return new ApprovalPrompter(this::readLine, out, new Editor(Map.of(), false), block -> { },
-        () -> typed.add(INTERRUPT));
+        note -> {
+          out.println(note);
+          typed.add(INTERRUPT);
+          return true;
+        });
   }
 
   private static ConsoleApprover.Question question(ConsoleApprover approver) {
