@@ -34,6 +34,26 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--allow-remote", description = "Allow listening on a non-loopback address (prints a warning).")
   boolean allowRemote;
 
+  /** Sessions kept from earlier runs are listed (stopped, read-only) as their journals are read, in the background. */
+  static final int EARLIER_SESSIONS = 1000;
+
+  private static void listEarlierSessions(ServerHandle server, java.nio.file.Path dataDir) {
+    Thread reader = new Thread(() -> {
+      try {
+        int listed = server.hub().restore(dataDir, EARLIER_SESSIONS);
+        if (listed > 0) {
+          System.out.println("i4j: listed " + listed + " earlier session" + (listed == 1 ? "" : "s") + " from "
+              + dataDir.resolve("sessions") + " (read-only)");
+        }
+      } catch (java.io.IOException | RuntimeException e) {
+        System.err.println("i4j: could not list the earlier sessions in " + dataDir.resolve("sessions") + ": " + e
+            + " (new sessions are not affected)");
+      }
+    }, "i4j-earlier-sessions");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
@@ -55,6 +75,7 @@ final class ServeCommand implements Callable<Integer> {
     System.out.println("i4j: serving on " + server.baseUrl() + " (Ctrl-C stops)");
     System.out.println("i4j: open the dashboard at " + server.url());
     System.out.flush();
+    listEarlierSessions(server, launcher.settings.dataDir());
     CountDownLatch stop = new CountDownLatch(1);
     Signal.handle(new Signal("INT"), sig -> stop.countDown());
     Signal.handle(new Signal("TERM"), sig -> stop.countDown());

@@ -7,6 +7,8 @@ import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.runtime.session.SessionIds;
 import io.interpreter4j.server.approval.HttpApprover;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Comparator;
@@ -18,6 +20,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -79,6 +82,50 @@ public final class SessionHub {
       throw new IllegalArgumentException("a session with id '" + id + "' is already registered");
     }
     return new Registration(id, entry::accept, approver, entry);
+  }
+
+  /**
+   * Lists the sessions kept under {@code dataDir} by earlier runs (of this server, the terminal or a batch): the
+   * newest {@code limit} session folders with a journal that are not registered here. Each is shown stopped, with
+   * its view folded from its journal; its transcript and event stream are read from the journal. A journal still
+   * being written by another process is shown as it was when read. Reads files: call it off the actors' threads.
+   *
+   * @return how many sessions were added
+   */
+  public int restore(Path dataDir, int limit) throws IOException {
+    Path sessions = dataDir.toAbsolutePath().normalize().resolve("sessions");
+    if (!Files.isDirectory(sessions)) {
+      return 0;
+    }
+    List<String> ids;
+    try (Stream<Path> folders = Files.list(sessions)) {
+      ids = folders.map(f -> f.getFileName().toString())
+          .filter(id -> SessionIds.isValid(id) && !entries.containsKey(id)
+              && Files.isRegularFile(sessions.resolve(id).resolve("events.jsonl")))
+          .sorted(Comparator.reverseOrder())
+          .limit(Math.max(0, limit))
+          .toList();
+    }
+    int added = 0;
+    for (String id : ids) {
+      SessionEntry entry = new SessionEntry(id, dataDir, false, 1, 1, this);
+      try (Stream<String> lines = Files.lines(entry.journal())) {
+        lines.forEach(line -> {
+          try {
+            entry.view().apply(EventCodec.fromJson(line));
+          } catch (RuntimeException e) {
+            // a line cut short by a crash, or not an event: the view is folded from the others
+          }
+        });
+      } catch (IOException | java.io.UncheckedIOException e) {
+        continue; // unreadable journal: not listed (the folder is left as it is)
+      }
+      if (entries.putIfAbsent(id, entry) == null) {
+        entry.end();
+        added++;
+      }
+    }
+    return added;
   }
 
   /** The session actor of a registered session: from now on the API can message, interrupt and stop it. */
