@@ -183,6 +183,34 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void aBatchShowsItsProgressAndTasksLinkedToTheirSessions() throws Exception {
+    String model = cassette("batch-task", null, "Task done.");
+    String session = server.createSession(body("message", "Task one", "model", model, "autoRun", true));
+    ObjectNode progress = EventCodec.mapper().createObjectNode();
+    progress.put("total", 3).put("finished", 1).put("running", 1).put("queued", 1).put("ratePerMin", 2.5)
+        .put("etaMs", 60_000);
+    progress.putObject("counts").put("done", 1).put("failed", 0);
+    server.handle.hub().batches().progress("b-20261202", "nightly-checks", progress);
+    server.handle.hub().batches().task("b-20261202", "task-one", "done", session, null);
+    server.handle.hub().batches().task("b-20261202", "task-two", "running", null, null);
+    server.handle.hub().batches().task("b-20261202", "task-three", "failed", null, "model unreachable");
+
+    browser.login(server);
+    WebElement batch = browser.waitFor("the batch card", testId("batch", "batch-id", "b-20261202"));
+    browser.waitFor("its progress", d -> batch.getText().contains("nightly-checks")
+        && batch.getText().contains("1/3 (33%) · running 1 · queued 1 · 2.5/min · ETA"));
+    assertTrue(batch.getText().contains("done 1"), batch.getText());
+    assertTrue(batch.getText().contains("model unreachable"), batch.getText());
+    assertEquals("33%", browser.js("return arguments[0].style.width",
+        batch.findElement(By.cssSelector(".batch-bar-fill"))), "the bar is a third full");
+    assertEquals(3, batch.findElements(By.cssSelector(".batch-task")).size());
+
+    batch.findElement(By.cssSelector("a.batch-task[data-status='done']")).click();
+    browser.waitFor("the task's session page", d -> d.getCurrentUrl().endsWith("#/session/" + session));
+    browser.waitFor("its transcript", d -> d.findElement(By.tagName("body")).getText().contains("Task done."));
+  }
+
+  @Test
   void stoppingASessionFromItsPageEndsItAndItsStream() throws Exception {
     String model = cassette("stop", null, "```bash\necho never-runs\n```\n");
     String id = server.createSession(body("message", "Stop me", "model", model, "autoRun", false));
