@@ -138,11 +138,7 @@ public final class CommonOptions {
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      try {
-        return DurationFlags.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-      }
+      return DurationFlags.parse(value, picocli.CommandLine.TypeConversionException::new);
     }
   }
 }

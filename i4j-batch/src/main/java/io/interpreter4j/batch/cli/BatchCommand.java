@@ -292,11 +292,7 @@ public final class BatchCommand implements Callable<Integer> {
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      try {
-        return DurationFlags.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+      return DurationFlags.parse(value, TypeConversionException::new);
     }
   }
 }

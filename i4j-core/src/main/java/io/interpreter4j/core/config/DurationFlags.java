@@ -2,6 +2,7 @@ package io.interpreter4j.core.config;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** A duration as written on a command line: "90" (seconds), "90s", "1500ms", "5m", "1h". */
 public final class DurationFlags {
@@ -10,6 +11,11 @@ public final class DurationFlags {
 
   /** Throws {@link IllegalArgumentException} with a message for the user when {@code value} is not a duration. */
   public static Duration parse(String value) {
+    return parse(value, IllegalArgumentException::new);
+  }
+
+  /** Throws what {@code invalid} makes of a message for the user when {@code value} is not a duration. */
+  public static Duration parse(String value, Function<String, ? extends RuntimeException> invalid) {
     String v = value.strip().toLowerCase(Locale.ROOT);
     try {
       if (v.matches("\\d+")) {
@@ -26,7 +32,7 @@ public final class DurationFlags {
         default -> throw new NumberFormatException();
       };
     } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-      throw new IllegalArgumentException(
+      throw invalid.apply(
           "'" + value + "' is not a duration: use seconds (90) or a number with ms, s, m or h (90s, 5m)");
     }
   }

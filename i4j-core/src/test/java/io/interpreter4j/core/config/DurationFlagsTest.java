@@ -37,4 +37,12 @@ class DurationFlagsTest {
           e.getMessage());
     }
   }
+
+  @Test
+  void theCallerChoosesWhatIsThrown() {
+    assertEquals(Duration.ofSeconds(3), DurationFlags.parse("3s", IllegalStateException::new));
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> DurationFlags.parse("soon", IllegalStateException::new));
+    assertEquals("'soon' is not a duration: use seconds (90) or a number with ms, s, m or h (90s, 5m)", e.getMessage());
+  }
 }
