@@ -1,5 +1,6 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.core.config.DurationFlags;
 import io.interpreter4j.providers.tools.ToolCalling;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -137,25 +138,7 @@ public final class CommonOptions {
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      String v = value.strip().toLowerCase();
-      try {
-        if (v.matches("\\d+")) {
-          return Duration.ofSeconds(Long.parseLong(v));
-        }
-        if (v.endsWith("ms")) {
-          return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-        }
-        long n = Long.parseLong(v.substring(0, v.length() - 1));
-        return switch (v.charAt(v.length() - 1)) {
-          case 's' -> Duration.ofSeconds(n);
-          case 'm' -> Duration.ofMinutes(n);
-          case 'h' -> Duration.ofHours(n);
-          default -> throw new NumberFormatException();
-        };
-      } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-        throw new picocli.CommandLine.TypeConversionException(
-            "'" + value + "' is not a duration: use seconds (90) or a number with ms, s, m or h (90s, 5m)");
-      }
+      return DurationFlags.parse(value, picocli.CommandLine.TypeConversionException::new);
     }
   }
 }

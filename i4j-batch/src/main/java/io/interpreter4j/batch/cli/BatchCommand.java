@@ -15,6 +15,7 @@ import io.interpreter4j.batch.progress.ProgressFormat;
 import io.interpreter4j.batch.progress.TerminalProgressBar;
 import io.interpreter4j.batch.progress.Terminals;
 import io.interpreter4j.core.config.ConfigLoader;
+import io.interpreter4j.core.config.DurationFlags;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
@@ -291,25 +292,7 @@ public final class BatchCommand implements Callable<Integer> {
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      String v = value.strip().toLowerCase(java.util.Locale.ROOT);
-      try {
-        if (v.matches("\\d+")) {
-          return Duration.ofSeconds(Long.parseLong(v));
-        }
-        if (v.endsWith("ms")) {
-          return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-        }
-        long n = Long.parseLong(v.substring(0, v.length() - 1));
-        return switch (v.charAt(v.length() - 1)) {
-          case 's' -> Duration.ofSeconds(n);
-          case 'm' -> Duration.ofMinutes(n);
-          case 'h' -> Duration.ofHours(n);
-          default -> throw new NumberFormatException();
-        };
-      } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-        throw new TypeConversionException(
-            "'" + value + "' is not a duration: use seconds (90) or a number with ms, s, m or h (90s, 5m)");
-      }
+      return DurationFlags.parse(value, TypeConversionException::new);
     }
   }
 }

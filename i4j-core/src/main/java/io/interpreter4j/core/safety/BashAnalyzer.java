@@ -255,21 +255,7 @@ final class BashAnalyzer {
       if (base.equals("xargs")) {
         xargs = true;
       }
-      idx++;
-      while (idx < words.size()) {
-        String t = words.get(idx).text();
-        if (t.equals("--")) {
-          idx++;
-          break;
-        }
-        if (!t.startsWith("-") || t.length() < 2) {
-          break;
-        }
-        idx += optsWithArg.contains(t) ? 2 : 1;
-      }
-      if (base.equals("timeout") && idx < words.size()) {
-        idx++; // the duration
-      }
+      idx = afterWrapper(words, idx, base, optsWithArg);
     }
     if (idx >= words.size()) {
       return new Invocation("", null, List.of(), assignments, sudo, xargs, false, c);
@@ -283,6 +269,29 @@ final class BashAnalyzer {
     String name = lit == null ? "" : basename(lit);
     return new Invocation(name, nameWord, List.copyOf(words.subList(idx + 1, words.size())), assignments, sudo, xargs,
         false, c);
+  }
+
+  /**
+   * Index of the word the wrapper at {@code idx} runs: past its options ({@code optsWithArg} take the next word as
+   * their value), a {@code --}, and timeout's duration.
+   */
+  static int afterWrapper(List<Word> words, int idx, String base, Set<String> optsWithArg) {
+    idx++;
+    while (idx < words.size()) {
+      String t = words.get(idx).text();
+      if (t.equals("--")) {
+        idx++;
+        break;
+      }
+      if (!t.startsWith("-") || t.length() < 2) {
+        break;
+      }
+      idx += optsWithArg.contains(t) ? 2 : 1;
+    }
+    if (base.equals("timeout") && idx < words.size()) {
+      idx++; // the duration
+    }
+    return idx;
   }
 
   /** {@code NAME=value} or {@code NAME+=value} with an unquoted name. */

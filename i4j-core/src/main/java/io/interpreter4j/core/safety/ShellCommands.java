@@ -118,21 +118,7 @@ final class ShellCommands {
       if (optsWithArg == null) {
         return idx;
       }
-      idx++;
-      while (idx < words.size()) {
-        String t = words.get(idx).text();
-        if (t.equals("--")) {
-          idx++;
-          break;
-        }
-        if (!t.startsWith("-") || t.length() < 2) {
-          break;
-        }
-        idx += optsWithArg.contains(t) ? 2 : 1;
-      }
-      if (base.equals("timeout") && idx < words.size()) {
-        idx++;
-      }
+      idx = BashAnalyzer.afterWrapper(words, idx, base, optsWithArg);
     }
     return idx;
   }

@@ -2,7 +2,6 @@ package io.interpreter4j.runtime.sandbox;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,7 +21,7 @@ import java.util.TreeSet;
  * so an interrupt of the group reaches only the code. {@code --die-with-parent} and the PID namespace make a kill of
  * bwrap end every process inside, even ones that left the group.
  */
-final class BubblewrapSandbox implements Sandbox {
+final class BubblewrapSandbox extends ProbedSandbox {
 
   /**
    * Runs the rest of the command line as a child, with SIGINT ignored (inherited through exec). A child and not an
@@ -35,39 +34,13 @@ final class BubblewrapSandbox implements Sandbox {
   static final List<String> DAEMON_SOCKETS = List.of("/run/docker.sock", "/var/run/docker.sock",
       "/run/containerd/containerd.sock", "/run/podman/podman.sock", "/run/dbus/system_bus_socket");
 
-  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
-
-  private final boolean network;
-  private final String executable;
-  private volatile Optional<String> availability;
-
   BubblewrapSandbox(boolean network) {
-    this(network, Subprocess.executable("bwrap").map(Path::toString).orElse(null));
+    this(network, onPath("bwrap"));
   }
 
   /** {@code executable}: the bwrap to run, or null when there is none. */
   BubblewrapSandbox(boolean network, String executable) {
-    this.network = network;
-    this.executable = executable;
-  }
-
-  @Override
-  public String name() {
-    return "bwrap";
-  }
-
-  @Override
-  public Optional<String> availability() {
-    Optional<String> known = availability;
-    if (known == null) {
-      synchronized (this) {
-        if (availability == null) {
-          availability = probe();
-        }
-        known = availability;
-      }
-    }
-    return known;
+    super("bwrap", network, executable);
   }
 
   @Override
@@ -125,7 +98,8 @@ final class BubblewrapSandbox implements Sandbox {
     return "Sandbox[bwrap, network=" + network + "]";
   }
 
-  private Optional<String> probe() {
+  @Override
+  Optional<String> probe() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     if (!os.contains("linux")) {
       return Optional.of("the bwrap sandbox needs Linux (this is " + System.getProperty("os.name")

@@ -3,7 +3,6 @@ package io.interpreter4j.runtime.sandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,46 +18,21 @@ import java.util.TreeSet;
  * told to signal the whole process group of the interpreter. Only the environment entries the worker sets go in
  * (not the host's whole environment, with its secrets).
  */
-final class DockerSandbox implements Sandbox {
+final class DockerSandbox extends ProbedSandbox {
 
   /** PATH in the official python images; a virtual environment's bin goes in front of it. */
   static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
-
-  private final boolean network;
   private final String image;
-  private final String executable;
-  private volatile Optional<String> availability;
 
   DockerSandbox(boolean network, String image) {
-    this(network, image, Subprocess.executable("docker").map(Path::toString).orElse(null));
+    this(network, image, onPath("docker"));
   }
 
   /** {@code executable}: the docker client to run, or null when there is none. */
   DockerSandbox(boolean network, String image, String executable) {
-    this.network = network;
+    super("docker", network, executable);
     this.image = image;
-    this.executable = executable;
-  }
-
-  @Override
-  public String name() {
-    return "docker";
-  }
-
-  @Override
-  public Optional<String> availability() {
-    Optional<String> known = availability;
-    if (known == null) {
-      synchronized (this) {
-        if (availability == null) {
-          availability = probe();
-        }
-        known = availability;
-      }
-    }
-    return known;
   }
 
   @Override
@@ -141,7 +115,8 @@ final class DockerSandbox implements Sandbox {
     }
   }
 
-  private Optional<String> probe() {
+  @Override
+  Optional<String> probe() {
     if (executable == null) {
       return Optional.of("docker sandbox requested but the docker command was not found: install Docker or run "
           + "without --sandbox");
