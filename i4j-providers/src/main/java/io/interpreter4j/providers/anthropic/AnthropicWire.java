@@ -45,8 +45,7 @@ public final class AnthropicWire {
    * @throws ModelException (not retryable) when nothing is left to send
    */
   public static String requestBody(String model, int maxTokens, List<ChatMessage> messages) {
-    return requestBody(model, maxTokens, messages.stream().<ToolHistory.Turn>map(ToolHistory.Plain::new).toList(),
-        false);
+    return requestBody(model, maxTokens, ToolHistory.plain(messages), false);
   }
 
   /**

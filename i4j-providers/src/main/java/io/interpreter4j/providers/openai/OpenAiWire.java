@@ -35,7 +35,7 @@ public final class OpenAiWire {
 
   /** {@code {"model", "messages", "stream": true, "stream_options": {"include_usage": true}}}. */
   public static String requestBody(String model, List<ChatMessage> messages) {
-    return requestBody(model, messages.stream().<ToolHistory.Turn>map(ToolHistory.Plain::new).toList(), false);
+    return requestBody(model, ToolHistory.plain(messages), false);
   }
 
   /**
