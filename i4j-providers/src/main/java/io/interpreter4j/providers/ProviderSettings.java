@@ -2,8 +2,10 @@ package io.interpreter4j.providers;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.providers.tools.ToolCalling;
 import java.time.Duration;
+import java.util.function.DoubleSupplier;
 
 /**
  * Typed view of {@code interpreter4j.providers { }} (see reference.conf for each default), read once.
@@ -74,6 +76,14 @@ public record ProviderSettings(
         c.getInt("max-event-size"),
         c.getDuration("ollama-probe-timeout"),
         ToolCalling.parse(c.getString("tool-calling")));
+  }
+
+  /**
+   * The delays between attempts: {@code base-backoff * backoff-factor^(retry-1)}, capped at {@code max-backoff},
+   * with {@code jitter} of each drawn by {@code random} (in [0, 1)); see {@link Backoff#delayAtLeast}.
+   */
+  public Backoff backoff(DoubleSupplier random) {
+    return new Backoff(baseBackoff, maxBackoff, backoffFactor, jitter, random);
   }
 
   /** A copy with other retry bounds (e.g. core's {@code interpreter4j.model-retry}). */

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,6 +125,26 @@ public record Cassette(String source, List<Turn> turns) {
       turns.add(parseTurn(turnsNode.get(i), source, i + 1));
     }
     return new Cassette(source, turns);
+  }
+
+  /** The cassette as the file {@link #load} reads: indented JSON in UTF-8, without {@code expect} when null. */
+  public byte[] toJson() {
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode list = root.putArray("turns");
+    for (Turn turn : turns) {
+      ObjectNode node = list.addObject();
+      if (turn.expect() != null) {
+        node.put("expect", turn.expect());
+      }
+      node.put("reply", turn.reply());
+      node.put("chunk_chars", turn.chunkChars());
+      node.put("delay_ms", turn.delayMs());
+    }
+    try {
+      return JSON.writer(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tree of strings and numbers always serialises", e);
+    }
   }
 
   private static Turn parseTurn(JsonNode node, String source, int number) {

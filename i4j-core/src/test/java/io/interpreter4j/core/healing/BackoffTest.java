@@ -25,4 +25,13 @@ class BackoffTest {
     assertEquals(Duration.ofSeconds(3), backoff.delayAfter(1, Optional.of(Duration.ofSeconds(3))));
     assertEquals(Duration.ofSeconds(30), backoff.delayAfter(1, Optional.of(Duration.ofMinutes(5))));
   }
+
+  @Test
+  void delayAtLeastTakesRetryAfterAsAFloorAndGivesUpBeyondTheCap() {
+    Backoff fixed = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 3, 0.5, () -> 0.5);
+    assertEquals(Optional.of(Duration.ofMillis(3375)), fixed.delayAtLeast(3, Optional.empty()));
+    assertEquals(Optional.of(Duration.ofSeconds(7)), fixed.delayAtLeast(1, Optional.of(Duration.ofSeconds(7))));
+    assertEquals(Optional.of(Duration.ofMillis(3375)), fixed.delayAtLeast(3, Optional.of(Duration.ofSeconds(1))));
+    assertEquals(Optional.empty(), fixed.delayAtLeast(1, Optional.of(Duration.ofMinutes(5))));
+  }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.replay.Cassette.Turn;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,6 +44,28 @@ class CassetteTest {
 
     assertEquals(file.toString(), cassette.source());
     assertEquals(List.of(Turn.of("hi")), cassette.turns());
+  }
+
+  @Test
+  void writesTheFormatItReads() {
+    List<Turn> turns = List.of(Turn.of("```python\nprint(1)\n```"), new Turn("exit code \\d+", "done", 2, 15));
+
+    String json = new String(new Cassette("recorded", turns).toJson(), StandardCharsets.UTF_8);
+
+    assertEquals("""
+        {
+          "turns" : [ {
+            "reply" : "```python\\nprint(1)\\n```",
+            "chunk_chars" : 4,
+            "delay_ms" : 0
+          }, {
+            "expect" : "exit code \\\\d+",
+            "reply" : "done",
+            "chunk_chars" : 2,
+            "delay_ms" : 15
+          } ]
+        }""".replace("\n", System.lineSeparator()), json);
+    assertEquals(turns, Cassette.parse(json, "recorded").turns());
   }
 
   @Test

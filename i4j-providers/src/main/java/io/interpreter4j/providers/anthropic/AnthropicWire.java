@@ -1,5 +1,8 @@
 package io.interpreter4j.providers.anthropic;
 
+import static io.interpreter4j.providers.http.WireDecoder.clip;
+import static io.interpreter4j.providers.http.WireDecoder.textChunks;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +13,7 @@ import io.interpreter4j.core.model.ChatMessage.Role;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.providers.http.WireDecoder;
+import io.interpreter4j.providers.http.WireJson;
 import io.interpreter4j.providers.sse.SseEvent;
 import io.interpreter4j.providers.tools.ExecuteCall;
 import io.interpreter4j.providers.tools.ExecuteTool;
@@ -45,8 +49,7 @@ public final class AnthropicWire {
    * @throws ModelException (not retryable) when nothing is left to send
    */
   public static String requestBody(String model, int maxTokens, List<ChatMessage> messages) {
-    return requestBody(model, maxTokens, messages.stream().<ToolHistory.Turn>map(ToolHistory.Plain::new).toList(),
-        false);
+    return requestBody(model, maxTokens, ToolHistory.plain(messages), false);
   }
 
   /**
@@ -127,11 +130,7 @@ public final class AnthropicWire {
     if (tools) {
       root.putArray("tools").add(ExecuteTool.anthropic());
     }
-    try {
-      return JSON.writeValueAsString(root);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a tree of strings always serialises", e);
-    }
+    return WireJson.write(root);
   }
 
   /** One message of the request: plain {@code text}, or content {@code blocks}. */
@@ -223,7 +222,7 @@ public final class AnthropicWire {
               // The input streams as input_json_delta; a server that sends it whole here is taken at its word.
               JsonNode input = block.path("input");
               String whole = input.isObject() && input.size() > 0 ? input.toString() : null;
-              return chunks(fences.call(index, block.path("id").asText(""), block.path("name").asText(""), whole));
+              return textChunks(fences.call(index, block.path("id").asText(""), block.path("name").asText(""), whole));
             }
           }
           return List.of();
@@ -244,13 +243,13 @@ public final class AnthropicWire {
                   + " characters", false);
             }
             if (fences != null) {
-              return chunks(fences.call(index, null, null, piece));
+              return textChunks(fences.call(index, null, null, piece));
             }
           }
           return List.of();
         }
         case "content_block_stop" -> {
-          return fences == null ? List.of() : chunks(fences.end(root.path("index").asInt()));
+          return fences == null ? List.of() : textChunks(fences.end(root.path("index").asInt()));
         }
         case "message_delta" -> {
           JsonNode reason = root.path("delta").path("stop_reason");
@@ -270,7 +269,7 @@ public final class AnthropicWire {
         }
         case "message_stop" -> {
           stopped = true;
-          return fences == null ? List.of() : chunks(fences.finish());
+          return fences == null ? List.of() : textChunks(fences.finish());
         }
         case "error" -> throw streamError(root.path("error"));
         default -> {
@@ -281,11 +280,7 @@ public final class AnthropicWire {
     }
 
     private List<LlmChunk> text(String text) {
-      return chunks(fences == null ? text : fences.text(text));
-    }
-
-    private static List<LlmChunk> chunks(String text) {
-      return text.isEmpty() ? List.of() : List.of(new LlmChunk.TextDelta(text));
+      return textChunks(fences == null ? text : fences.text(text));
     }
 
     @Override
@@ -319,10 +314,6 @@ public final class AnthropicWire {
       String type = error.path("type").asText("error");
       String message = error.path("message").asText("unknown error");
       return new ModelException(source + " reported " + type + ": " + message, RETRYABLE_ERRORS.contains(type));
-    }
-
-    private static String clip(String s) {
-      return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
   }
 }

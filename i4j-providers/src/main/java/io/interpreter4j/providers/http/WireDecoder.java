@@ -25,4 +25,14 @@ public interface WireDecoder {
 
   /** Names the end marker that was missing, for the error of a cut stream. */
   String expectedEnd();
+
+  /** {@code text} as the chunks of an event: one text delta, or none for "". */
+  static List<LlmChunk> textChunks(String text) {
+    return text.isEmpty() ? List.of() : List.of(new LlmChunk.TextDelta(text));
+  }
+
+  /** A payload quoted in an error message: its first 200 characters, then "..." when there were more. */
+  static String clip(String payload) {
+    return payload.length() <= 200 ? payload : payload.substring(0, 200) + "...";
+  }
 }

@@ -1,49 +1,26 @@
 package io.interpreter4j.providers.openai;
 
-import io.interpreter4j.core.model.ChatMessage;
-import io.interpreter4j.core.model.LlmChunk;
-import io.interpreter4j.core.model.ModelException;
-import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.providers.ProviderSettings;
-import io.interpreter4j.providers.context.ContextWindow;
-import io.interpreter4j.providers.context.ContextWindows;
-import io.interpreter4j.providers.context.TokenCounter;
+import io.interpreter4j.providers.SseModelProvider;
 import io.interpreter4j.providers.http.Endpoint;
-import io.interpreter4j.providers.http.SseModelClient;
-import io.interpreter4j.providers.tools.ExecuteTool;
+import io.interpreter4j.providers.http.WireDecoder;
 import io.interpreter4j.providers.tools.ToolCallFences;
-import io.interpreter4j.providers.tools.ToolCallLedger;
 import io.interpreter4j.providers.tools.ToolCalling;
 import io.interpreter4j.providers.tools.ToolHistory;
-import io.interpreter4j.runtime.intercept.WeakModelRepairs;
-import io.interpreter4j.runtime.llm.ModelProvider;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.apache.pekko.NotUsed;
+import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
-import org.apache.pekko.http.javadsl.model.MediaRanges;
-import org.apache.pekko.http.javadsl.model.MediaTypes;
-import org.apache.pekko.http.javadsl.model.headers.Accept;
 import org.apache.pekko.http.javadsl.model.headers.Authorization;
-import org.apache.pekko.stream.javadsl.Source;
 
 /**
  * A model behind a Chat Completions API ({@code POST {base}/chat/completions} with {@code stream: true}):
  * OpenAI itself, or any server that speaks its dialect. One attempt per stream; wrap it in a
  * {@link io.interpreter4j.providers.resilience.ResilientProvider} for retries ({@code ProviderRegistry} does).
  */
-public final class OpenAiCompatibleProvider implements ModelProvider {
+public final class OpenAiCompatibleProvider extends SseModelProvider {
 
   public static final String DEFAULT_BASE = "https://api.openai.com/v1";
-
-  private final Endpoint endpoint;
-  private final String model;
-  private final ProviderSettings settings;
-  private final SseModelClient client;
-  private final boolean toolCalling;
-  private final ToolCallLedger ledger = new ToolCallLedger();
 
   /** Tool calling as {@code settings} say, where AUTO means off (the registry decides AUTO by provider). */
   public OpenAiCompatibleProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings) {
@@ -55,47 +32,37 @@ public final class OpenAiCompatibleProvider implements ModelProvider {
    *     markdown fences only
    */
   public OpenAiCompatibleProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings,
-                                        boolean toolCalling) {
-    this.endpoint = endpoint;
-    this.model = model;
-    this.settings = settings;
-    this.client = new SseModelClient(system, endpoint, settings);
-    this.toolCalling = toolCalling;
-  }
-
-  /** Whether this provider offers the {@code execute} tool. */
-  public boolean toolCalling() {
-    return toolCalling;
+                                  boolean toolCalling) {
+    super(system, endpoint, model, settings, toolCalling);
   }
 
   @Override
-  public String name() {
-    return endpoint.provider() + "/" + model;
+  protected int outputReserve() {
+    return settings().outputReserve();
   }
 
-  /** The model of the request when it names one, else the one this provider was made for. */
   @Override
-  public Source<LlmChunk, NotUsed> stream(ModelRequest request) {
-    String target = request.model() == null || request.model().isBlank() ? model : request.model();
-    List<ChatMessage> messages;
-    try {
-      messages = ContextWindow.fit(request.messages(),
-          ContextWindows.inputBudget(target, settings.contextWindow(), settings.outputReserve()),
-          TokenCounter.forModel(target));
-    } catch (ModelException tooLong) {
-      return Source.failed(tooLong);
-    }
-    String body = toolCalling
-        ? OpenAiWire.requestBody(target, ToolHistory.map(ExecuteTool.withSystemNote(messages), ledger.calls()), true)
-        : OpenAiWire.requestBody(target, messages);
-    HttpRequest http = HttpRequest.POST(endpoint.baseUrl() + "/chat/completions")
-        .withEntity(ContentTypes.APPLICATION_JSON, body.getBytes(StandardCharsets.UTF_8))
-        .addHeader(Accept.create(MediaRanges.create(MediaTypes.TEXT_EVENT_STREAM)));
-    if (endpoint.apiKey().isPresent()) {
-      http = http.addHeader(Authorization.oauth2(endpoint.apiKey().get()));
-    }
-    return client.stream(http, target, () -> new OpenAiWire.Decoder(endpoint.baseUrl(),
-            toolCalling ? new ToolCallFences(ledger::record, "call_") : null))
-        .via(WeakModelRepairs.wrappedCode());
+  protected String requestBody(String model, List<ToolHistory.Turn> conversation, boolean tools) {
+    return OpenAiWire.requestBody(model, conversation, tools);
+  }
+
+  @Override
+  protected String path() {
+    return "/chat/completions";
+  }
+
+  @Override
+  protected HttpRequest withHeaders(HttpRequest request, Optional<String> apiKey) {
+    return apiKey.isPresent() ? request.addHeader(Authorization.oauth2(apiKey.get())) : request;
+  }
+
+  @Override
+  protected String toolCallIdPrefix() {
+    return "call_";
+  }
+
+  @Override
+  protected WireDecoder decoder(String source, ToolCallFences fences) {
+    return new OpenAiWire.Decoder(source, fences);
   }
 }

@@ -1,5 +1,8 @@
 package io.interpreter4j.providers.openai;
 
+import static io.interpreter4j.providers.http.WireDecoder.clip;
+import static io.interpreter4j.providers.http.WireDecoder.textChunks;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +12,7 @@ import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.providers.http.WireDecoder;
+import io.interpreter4j.providers.http.WireJson;
 import io.interpreter4j.providers.sse.SseEvent;
 import io.interpreter4j.providers.tools.ExecuteCall;
 import io.interpreter4j.providers.tools.ExecuteTool;
@@ -35,7 +39,7 @@ public final class OpenAiWire {
 
   /** {@code {"model", "messages", "stream": true, "stream_options": {"include_usage": true}}}. */
   public static String requestBody(String model, List<ChatMessage> messages) {
-    return requestBody(model, messages.stream().<ToolHistory.Turn>map(ToolHistory.Plain::new).toList(), false);
+    return requestBody(model, ToolHistory.plain(messages), false);
   }
 
   /**
@@ -76,11 +80,7 @@ public final class OpenAiWire {
     if (tools) {
       root.putArray("tools").add(ExecuteTool.openAi());
     }
-    try {
-      return JSON.writeValueAsString(root);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a tree of strings always serialises", e);
-    }
+    return WireJson.write(root);
   }
 
   /** Decodes one response's chunks; {@code source} (the base URL) is named in errors. */
@@ -112,7 +112,7 @@ public final class OpenAiWire {
       }
       if (data.equals("[DONE]")) {
         done = true;
-        return fences == null ? List.of() : text(fences.finish());
+        return fences == null ? List.of() : textChunks(fences.finish());
       }
       JsonNode root;
       try {
@@ -131,12 +131,12 @@ public final class OpenAiWire {
       for (JsonNode choice : root.path("choices")) {
         JsonNode content = choice.path("delta").path("content");
         if (content.isTextual() && !content.asText().isEmpty()) {
-          chunks.addAll(text(fences == null ? content.asText() : fences.text(content.asText())));
+          chunks.addAll(textChunks(fences == null ? content.asText() : fences.text(content.asText())));
         }
         if (fences != null) {
           JsonNode toolCalls = choice.path("delta").path("tool_calls");
           for (int i = 0; i < toolCalls.size(); i++) {
-            chunks.addAll(text(toolCall(toolCalls.get(i), i)));
+            chunks.addAll(textChunks(toolCall(toolCalls.get(i), i)));
           }
         }
         JsonNode reason = choice.get("finish_reason");
@@ -144,7 +144,7 @@ public final class OpenAiWire {
           finishReasonSeen = true;
           finishReason = reason.asText();
           if (fences != null) {
-            chunks.addAll(text(fences.finish()));
+            chunks.addAll(textChunks(fences.finish()));
           }
         }
       }
@@ -179,10 +179,6 @@ public final class OpenAiWire {
       return fences.call(key, id, name, piece);
     }
 
-    private static List<LlmChunk> text(String text) {
-      return text.isEmpty() ? List.of() : List.of(new LlmChunk.TextDelta(text));
-    }
-
     @Override
     public boolean finished() {
       return done;
@@ -211,10 +207,6 @@ public final class OpenAiWire {
       String kind = type.isEmpty() ? code : type;
       return new ModelException(source + " reported an error" + (kind.isEmpty() ? "" : " (" + kind + ")") + ": "
           + message, retryable);
-    }
-
-    private static String clip(String s) {
-      return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
   }
 }

@@ -1,13 +1,17 @@
 package io.interpreter4j.providers.record;
 
 import io.interpreter4j.core.model.LlmChunk;
+import io.interpreter4j.core.replay.Cassette;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.providers.resilience.RetryAwareProvider;
 import io.interpreter4j.providers.resilience.RetryInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,7 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class RecordingProvider implements RetryAwareProvider {
 
   /** How the replay model streams a recorded reply back. */
-  public static final int CHUNK_CHARS = 4;
+  public static final int CHUNK_CHARS = Cassette.DEFAULT_CHUNK_CHARS;
   public static final int DELAY_MS = 0;
 
   private static final Logger LOG = LoggerFactory.getLogger(RecordingProvider.class);
@@ -94,9 +98,27 @@ public final class RecordingProvider implements RetryAwareProvider {
   private synchronized void append(String reply) {
     turns.add(new Cassette.Turn(null, reply, CHUNK_CHARS, DELAY_MS));
     try {
-      new Cassette(turns).writeAtomically(cassetteFile);
+      writeAtomically(new Cassette(cassetteFile.toString(), turns).toJson(), cassetteFile);
     } catch (IOException | UncheckedIOException e) {
       LOG.warn("could not write the cassette {}: {}", cassetteFile, e.toString());
+    }
+  }
+
+  /** Writes {@code json} to a temporary file beside {@code file}, then moves it over: readers never see half. */
+  private static void writeAtomically(byte[] json, Path file) throws IOException {
+    Path target = file.toAbsolutePath();
+    Path dir = target.getParent();
+    Files.createDirectories(dir);
+    Path temp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
+    try {
+      Files.write(temp, json);
+      try {
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.interpreter4j.providers.resilience;
 
+import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.core.model.ModelRequest;
@@ -31,10 +32,12 @@ public final class ResilientProvider implements RetryAwareProvider {
 
   private final ModelProvider inner;
   private final ProviderSettings settings;
+  private final Backoff backoff;
 
   public ResilientProvider(ModelProvider inner, ProviderSettings settings) {
     this.inner = inner;
     this.settings = settings;
+    this.backoff = settings.backoff(() -> ThreadLocalRandom.current().nextDouble());
   }
 
   @Override
@@ -82,8 +85,7 @@ public final class ResilientProvider implements RetryAwareProvider {
     if (attempt >= settings.maxAttempts()) {
       return Source.failed(givenUp(failure, attempt, ""));
     }
-    Optional<Duration> delay = Backoff.delay(attempt, settings, failure.retryAfter(),
-        () -> ThreadLocalRandom.current().nextDouble());
+    Optional<Duration> delay = backoff.delayAtLeast(attempt, failure.retryAfter());
     if (delay.isEmpty()) {
       return Source.failed(givenUp(failure, attempt, "the server asks to wait "
           + failure.retryAfter().map(Duration::toSeconds).orElse(0L) + "s, longer than the "

@@ -49,6 +49,11 @@ public final class ToolHistory {
 
   private ToolHistory() {}
 
+  /** The conversation as it is, no call given back. */
+  public static List<Turn> plain(List<ChatMessage> messages) {
+    return messages.stream().<Turn>map(Plain::new).toList();
+  }
+
   /** The conversation with the calls in {@code known} given back as calls and results. */
   public static List<Turn> map(List<ChatMessage> messages, List<ExecuteCall> known) {
     List<Turn> out = new ArrayList<>(messages.size());

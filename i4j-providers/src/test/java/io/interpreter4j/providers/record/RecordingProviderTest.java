@@ -10,6 +10,7 @@ import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.core.model.ModelRequest;
+import io.interpreter4j.core.replay.Cassette;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +76,7 @@ class RecordingProviderTest {
         reply("```python\n", "print(1)\n```"), reply("All ", "done."))), file);
 
     run(recorder.stream(REQUEST));
-    assertEquals(1, Cassette.read(file).turns().size(), "on file before the stream completed");
+    assertEquals(1, Cassette.load(file).turns().size(), "on file before the stream completed");
     run(recorder.stream(REQUEST));
 
     JsonNode json = new ObjectMapper().readTree(file.toFile());
@@ -99,7 +100,7 @@ class RecordingProviderTest {
     run(recorder.stream(REQUEST).take(1));
 
     TESTKIT.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
-      assertEquals(List.of(new Cassette.Turn(null, "kept", 4, 0)), Cassette.read(file).turns());
+      assertEquals(List.of(new Cassette.Turn(null, "kept", 4, 0)), Cassette.load(file).turns());
       return null;
     });
   }
@@ -113,6 +114,6 @@ class RecordingProviderTest {
     assertThrows(ExecutionException.class, () -> run(recorder.stream(REQUEST)));
     run(recorder.stream(REQUEST));
 
-    assertEquals(List.of(new Cassette.Turn(null, "retried", 4, 0)), Cassette.read(file).turns());
+    assertEquals(List.of(new Cassette.Turn(null, "retried", 4, 0)), Cassette.load(file).turns());
   }
 }

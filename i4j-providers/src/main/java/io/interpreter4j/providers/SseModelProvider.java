@@ -1,0 +1,113 @@
+package io.interpreter4j.providers;
+
+import io.interpreter4j.core.model.ChatMessage;
+import io.interpreter4j.core.model.LlmChunk;
+import io.interpreter4j.core.model.ModelException;
+import io.interpreter4j.core.model.ModelRequest;
+import io.interpreter4j.providers.context.ContextWindow;
+import io.interpreter4j.providers.context.ContextWindows;
+import io.interpreter4j.providers.context.TokenCounter;
+import io.interpreter4j.providers.http.Endpoint;
+import io.interpreter4j.providers.http.SseModelClient;
+import io.interpreter4j.providers.http.WireDecoder;
+import io.interpreter4j.providers.tools.ExecuteTool;
+import io.interpreter4j.providers.tools.ToolCallFences;
+import io.interpreter4j.providers.tools.ToolCallLedger;
+import io.interpreter4j.providers.tools.ToolHistory;
+import io.interpreter4j.runtime.intercept.WeakModelRepairs;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.MediaRanges;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.headers.Accept;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * A model behind an HTTP API that streams its reply as server-sent events. This class fits the conversation to the
+ * context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
+ * write; a subclass says only where its API lives and how it is spoken. One attempt per stream.
+ */
+public abstract class SseModelProvider implements ModelProvider {
+
+  private final Endpoint endpoint;
+  private final String model;
+  private final ProviderSettings settings;
+  private final SseModelClient client;
+  private final boolean toolCalling;
+  private final ToolCallLedger ledger = new ToolCallLedger();
+
+  /**
+   * @param toolCalling offer the {@code execute} tool and turn its calls into code blocks; else code comes as
+   *     markdown fences only
+   */
+  protected SseModelProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings,
+                             boolean toolCalling) {
+    this.endpoint = endpoint;
+    this.model = model;
+    this.settings = settings;
+    this.client = new SseModelClient(system, endpoint, settings);
+    this.toolCalling = toolCalling;
+  }
+
+  /** The settings this provider was made with. */
+  protected ProviderSettings settings() {
+    return settings;
+  }
+
+  /** Whether this provider offers the {@code execute} tool. */
+  public boolean toolCalling() {
+    return toolCalling;
+  }
+
+  @Override
+  public String name() {
+    return endpoint.provider() + "/" + model;
+  }
+
+  /** The model of the request when it names one, else the one this provider was made for. */
+  @Override
+  public Source<LlmChunk, NotUsed> stream(ModelRequest request) {
+    String target = request.model() == null || request.model().isBlank() ? model : request.model();
+    String body;
+    try {
+      List<ChatMessage> messages = ContextWindow.fit(request.messages(),
+          ContextWindows.inputBudget(target, settings.contextWindow(), outputReserve()),
+          TokenCounter.forModel(target));
+      body = toolCalling
+          ? requestBody(target, ToolHistory.map(ExecuteTool.withSystemNote(messages), ledger.calls()), true)
+          : requestBody(target, ToolHistory.plain(messages), false);
+    } catch (ModelException unsendable) {
+      return Source.failed(unsendable);
+    }
+    HttpRequest http = withHeaders(HttpRequest.POST(endpoint.baseUrl() + path())
+        .withEntity(ContentTypes.APPLICATION_JSON, body.getBytes(StandardCharsets.UTF_8))
+        .addHeader(Accept.create(MediaRanges.create(MediaTypes.TEXT_EVENT_STREAM))), endpoint.apiKey());
+    return client.stream(http, target, () -> decoder(endpoint.baseUrl(),
+            toolCalling ? new ToolCallFences(ledger::record, toolCallIdPrefix()) : null))
+        .via(WeakModelRepairs.wrappedCode());
+  }
+
+  /** The tokens of the window kept free for the reply. */
+  protected abstract int outputReserve();
+
+  /** The request body for {@code model}; with {@code tools}, the {@code execute} tool offered. */
+  protected abstract String requestBody(String model, List<ToolHistory.Turn> conversation, boolean tools);
+
+  /** Where the request goes, after the base URL: {@code /messages}. */
+  protected abstract String path();
+
+  /** The request with the API's own headers (its version, the key) added. */
+  protected abstract HttpRequest withHeaders(HttpRequest request, Optional<String> apiKey);
+
+  /** How the API's tool call ids begin. */
+  protected abstract String toolCallIdPrefix();
+
+  /** A decoder of one response; {@code fences} is null in markdown mode. */
+  protected abstract WireDecoder decoder(String source, ToolCallFences fences);
+}
