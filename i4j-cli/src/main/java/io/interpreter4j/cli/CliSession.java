@@ -1,12 +1,12 @@
 package io.interpreter4j.cli;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.QuietPekko;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.repl.PythonLocator;
@@ -29,14 +29,6 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  * end of each turn. Closing it stops the session (its REPL processes with it) and the actor system.
  */
 final class CliSession implements AutoCloseable {
-  private static final Config PEKKO_QUIET = ConfigFactory.parseString("""
-      pekko.loglevel = WARNING
-      pekko.stdout-loglevel = OFF
-      pekko.log-dead-letters = off
-      pekko.log-dead-letters-during-shutdown = off
-      pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
-      pekko.jvm-shutdown-hooks = off
-      """);
 
   private final ActorSystem<SessionManager.Command> system;
   private final ActorRef<Session.Command> session;
@@ -55,7 +47,7 @@ final class CliSession implements AutoCloseable {
 
   /** The actor system for the CLI; its logs go to stderr and only at WARNING and above. */
   static ActorSystem<SessionManager.Command> startSystem(Config config) {
-    return ActorSystem.create(SessionManager.create(), "i4j", PEKKO_QUIET.withFallback(config));
+    return ActorSystem.create(SessionManager.create(), "i4j", QuietPekko.CONFIG.withFallback(config));
   }
 
   /** Facts about this machine for the system prompt (runs python once to ask its version). */

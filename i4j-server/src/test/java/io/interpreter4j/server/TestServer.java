@@ -11,6 +11,7 @@ import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.core.replay.Cassette;
+import io.interpreter4j.runtime.QuietPekko;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
@@ -39,14 +40,6 @@ final class TestServer implements AutoCloseable {
   static final HostInfo HOST = new HostInfo("Linux", "test", "amd64", "tester", "/tmp", "/bin/bash", "3",
       List.of("python", "bash"));
   static final Duration WAIT = Duration.ofSeconds(30);
-  private static final Config QUIET = ConfigFactory.parseString("""
-      pekko.loglevel = WARNING
-      pekko.stdout-loglevel = OFF
-      pekko.log-dead-letters = off
-      pekko.log-dead-letters-during-shutdown = off
-      pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
-      pekko.jvm-shutdown-hooks = off
-      """);
 
   final ActorSystem<SessionManager.Command> system;
   final ServerHandle handle;
@@ -70,7 +63,7 @@ final class TestServer implements AutoCloseable {
     Config root = ConfigLoader.load(null, flags, Map.of("XDG_CONFIG_HOME", tmp.resolve("no-config").toString()));
     Settings settings = Settings.from(root, Map.of());
     this.system = ActorSystem.create(SessionManager.create(), "server-test",
-        systemConfig.withFallback(QUIET).withFallback(root));
+        systemConfig.withFallback(QuietPekko.CONFIG).withFallback(root));
     try {
       this.handle = Server.start(system, config.apply(ServerConfig.defaults().withPort(0).withToken(TOKEN)),
           settings, this::model, HOST);

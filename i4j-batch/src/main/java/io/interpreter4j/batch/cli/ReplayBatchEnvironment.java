@@ -1,9 +1,9 @@
 package io.interpreter4j.batch.cli;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.QuietPekko;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
 import io.interpreter4j.runtime.repl.PythonLocator;
@@ -21,14 +21,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 public final class ReplayBatchEnvironment implements BatchEnvironment {
 
   /** Pekko logs only warnings, on stderr; nothing of the actor system on stdout. */
-  public static final Config QUIET = ConfigFactory.parseString("""
-      pekko.loglevel = WARNING
-      pekko.stdout-loglevel = OFF
-      pekko.log-dead-letters = off
-      pekko.log-dead-letters-during-shutdown = off
-      pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
-      pekko.jvm-shutdown-hooks = off
-      """);
+  public static final Config QUIET = QuietPekko.CONFIG;
 
   private final Map<String, String> env;
   private final PrintStream out;
