@@ -1,6 +1,7 @@
 package io.interpreter4j.runtime.repl;
 
 import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -20,10 +21,11 @@ import java.util.Objects;
  * @param pythonExecutable the python interpreter to run; null = the real interpreter behind {@code python3}
  * @param sandbox          where the interpreter runs ({@link Sandbox#none()}: directly on the machine)
  * @param venv             where pip installs go when python is not in a virtual environment (see {@link ReplLauncher})
+ * @param faults           test-only crash points ({@link Faults#NONE} outside the supervision tests)
  */
 public record ReplConfig(String language, Path sessionDir, Path workdir, Duration idleTimeout, Duration interruptGrace,
     int maxOutput, long liveOutputLimit, Map<String, String> extraEnv, String pythonExecutable, Sandbox sandbox,
-    VenvMode venv) {
+    VenvMode venv, Faults faults) {
 
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
   public static final Duration DEFAULT_INTERRUPT_GRACE = Duration.ofSeconds(2);
@@ -42,13 +44,14 @@ public record ReplConfig(String language, Path sessionDir, Path workdir, Duratio
     extraEnv = extraEnv == null ? Map.of() : Map.copyOf(extraEnv);
     sandbox = sandbox == null ? Sandbox.none() : sandbox;
     venv = venv == null ? VenvMode.AUTO : venv;
+    faults = faults == null ? Faults.NONE : faults;
   }
 
   /** No sandbox, and isolated installs (reference.conf's defaults). */
   public ReplConfig(String language, Path sessionDir, Path workdir, Duration idleTimeout, Duration interruptGrace,
       int maxOutput, long liveOutputLimit, Map<String, String> extraEnv, String pythonExecutable) {
     this(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit, extraEnv,
-        pythonExecutable, Sandbox.none(), VenvMode.AUTO);
+        pythonExecutable, Sandbox.none(), VenvMode.AUTO, Faults.NONE);
   }
 
   public static ReplConfig defaults(String language, Path sessionDir, Path workdir) {
@@ -58,41 +61,46 @@ public record ReplConfig(String language, Path sessionDir, Path workdir, Duratio
 
   public ReplConfig withIdleTimeout(Duration value) {
     return new ReplConfig(language, sessionDir, workdir, value, interruptGrace, maxOutput, liveOutputLimit, extraEnv,
-        pythonExecutable, sandbox, venv);
+        pythonExecutable, sandbox, venv, faults);
   }
 
   public ReplConfig withInterruptGrace(Duration value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, value, maxOutput, liveOutputLimit, extraEnv,
-        pythonExecutable, sandbox, venv);
+        pythonExecutable, sandbox, venv, faults);
   }
 
   public ReplConfig withMaxOutput(int value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, value, liveOutputLimit, extraEnv,
-        pythonExecutable, sandbox, venv);
+        pythonExecutable, sandbox, venv, faults);
   }
 
   public ReplConfig withLiveOutputLimit(long value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, value, extraEnv,
-        pythonExecutable, sandbox, venv);
+        pythonExecutable, sandbox, venv, faults);
   }
 
   public ReplConfig withExtraEnv(Map<String, String> value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit, value,
-        pythonExecutable, sandbox, venv);
+        pythonExecutable, sandbox, venv, faults);
   }
 
   public ReplConfig withPythonExecutable(String value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit,
-        extraEnv, value, sandbox, venv);
+        extraEnv, value, sandbox, venv, faults);
   }
 
   public ReplConfig withSandbox(Sandbox value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit,
-        extraEnv, pythonExecutable, value, venv);
+        extraEnv, pythonExecutable, value, venv, faults);
   }
 
   public ReplConfig withVenv(VenvMode value) {
     return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit,
-        extraEnv, pythonExecutable, sandbox, value);
+        extraEnv, pythonExecutable, sandbox, value, faults);
+  }
+
+  public ReplConfig withFaults(Faults value) {
+    return new ReplConfig(language, sessionDir, workdir, idleTimeout, interruptGrace, maxOutput, liveOutputLimit,
+        extraEnv, pythonExecutable, sandbox, venv, value);
   }
 }

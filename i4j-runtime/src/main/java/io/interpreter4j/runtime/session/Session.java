@@ -655,7 +655,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
     return workers.computeIfAbsent(language, lang -> {
       ReplConfig config = new ReplConfig(lang, sessionDir, settings.workdir(), settings.idleTimeout(),
           settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
-          settings.python().isBlank() ? null : settings.python()).withSandbox(spec.sandbox()).withVenv(spec.venv());
+          settings.python().isBlank() ? null : settings.python()).withSandbox(spec.sandbox()).withVenv(spec.venv())
+          .withFaults(spec.faults());
       return getContext().spawn(
           Behaviors.supervise(languages.worker(config)).onFailure(SupervisorStrategy.restart()),
           (replGeneration == 0 ? "repl-" : "repl-" + replGeneration + "-")

@@ -7,6 +7,7 @@ import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -16,12 +17,18 @@ import java.util.function.Consumer;
  * subscribers attached before its first event, and where its code runs: the sandbox, and where pip installs go.
  */
 public record SessionSpec(String id, Settings settings, ModelProvider provider, Approver approver, HostInfo host,
-                          List<Consumer<Event>> subscribers, Sandbox sandbox, VenvMode venv) {
+                          List<Consumer<Event>> subscribers, Sandbox sandbox, VenvMode venv, Faults faults) {
 
   public SessionSpec {
     subscribers = List.copyOf(subscribers);
     sandbox = sandbox == null ? Sandbox.none() : sandbox;
     venv = venv == null ? VenvMode.AUTO : venv;
+    faults = faults == null ? Faults.NONE : faults;
+  }
+
+  public SessionSpec(String id, Settings settings, ModelProvider provider, Approver approver, HostInfo host,
+                     List<Consumer<Event>> subscribers, Sandbox sandbox, VenvMode venv) {
+    this(id, settings, provider, approver, host, subscribers, sandbox, venv, Faults.NONE);
   }
 
   /** The process's sandbox and install mode ({@link ProcessDefaults}: none and auto unless set at start). */
@@ -31,10 +38,15 @@ public record SessionSpec(String id, Settings settings, ModelProvider provider, 
   }
 
   public SessionSpec withSandbox(Sandbox value) {
-    return new SessionSpec(id, settings, provider, approver, host, subscribers, value, venv);
+    return new SessionSpec(id, settings, provider, approver, host, subscribers, value, venv, faults);
   }
 
   public SessionSpec withVenv(VenvMode value) {
-    return new SessionSpec(id, settings, provider, approver, host, subscribers, sandbox, value);
+    return new SessionSpec(id, settings, provider, approver, host, subscribers, sandbox, value, faults);
+  }
+
+  /** Test-only crash points ({@link Faults}); the CLI, the server and batches never set any. */
+  public SessionSpec withFaults(Faults value) {
+    return new SessionSpec(id, settings, provider, approver, host, subscribers, sandbox, venv, value);
   }
 }
