@@ -6,7 +6,9 @@ import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.safety.ApprovalPolicy;
 import io.interpreter4j.core.safety.PolicyDecision;
 import io.interpreter4j.core.safety.Risk;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Locale;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -37,11 +39,19 @@ public final class ApprovalGate {
 
   private record Answered(int block, Approver.Answer answer, Throwable failure) implements Command {}
 
-  /** What the gate tells the session. */
-  public sealed interface Reply {}
+  /** What the gate tells the session about a block. */
+  public sealed interface Reply {
+    int block();
+  }
 
   /** A person is being asked about this block (the dashboard shows an approval card). */
   public record Asking(int block, String language, String code, String risk, List<RiskFlag> flags) implements Reply {}
+
+  /**
+   * The gate crashed while deciding on this block (it is restarted, in its first mode, with no question open): no
+   * decision comes for it.
+   */
+  public record Crashed(int block, String message) implements Reply {}
 
   /**
    * The verdict on a block. decision: approved | denied | edited; by: auto | user | policy; code is what runs.
@@ -57,16 +67,25 @@ public final class ApprovalGate {
   private static final ApprovalPolicy POLICY = new ApprovalPolicy();
 
   public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver, Safety safety) {
-    return Behaviors.setup(ctx -> new ApprovalGate(ctx, sessionId, approver, safety).idle(mode));
+    return create(sessionId, mode, approver, safety, Faults.NONE);
+  }
+
+  /** {@code faults}: test-only crash points. */
+  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver, Safety safety,
+                                         Faults faults) {
+    return Behaviors.setup(ctx -> new ApprovalGate(ctx, sessionId, approver, safety, faults).idle(mode));
   }
 
   private final ActorContext<Command> context;
+  private final Faults faults;
   private final String sessionId;
   private final Approver approver;
   private final Safety safety;
 
-  private ApprovalGate(ActorContext<Command> context, String sessionId, Approver approver, Safety safety) {
+  private ApprovalGate(ActorContext<Command> context, String sessionId, Approver approver, Safety safety,
+                       Faults faults) {
     this.context = context;
+    this.faults = faults;
     this.sessionId = sessionId;
     this.approver = approver;
     this.safety = safety;
@@ -74,14 +93,29 @@ public final class ApprovalGate {
 
   private Behavior<Command> idle(ApprovalMode mode) {
     return Behaviors.receive(Command.class)
-        .onMessage(Review.class, review -> onReview(mode, review))
+        .onMessage(Review.class, review -> crashReported(review, () -> onReview(mode, review)))
         .onMessage(SetMode.class, m -> idle(m.mode()))
         .onMessage(Cancel.class, c -> Behaviors.same())
         .onMessage(Answered.class, stale -> Behaviors.same())
         .build();
   }
 
+  /**
+   * Runs a step of the review; if it throws, the session hears {@link Crashed} (and the person's question, if any,
+   * is withdrawn) before the exception restarts the gate.
+   */
+  private Behavior<Command> crashReported(Review review, Supplier<Behavior<Command>> step) {
+    try {
+      return step.get();
+    } catch (RuntimeException e) {
+      approver.cancel(sessionId, review.block().index());
+      review.replyTo().tell(new Crashed(review.block().index(), String.valueOf(e.getMessage())));
+      throw e;
+    }
+  }
+
   private Behavior<Command> onReview(ApprovalMode mode, Review review) {
+    faults.hit(Faults.Point.GATE_REVIEW);
     CodeBlock block = review.block();
     Risk risk = safety.analyzer().analyze(block.language(), block.code(), safety.context());
     PolicyDecision rules = safety.rules().evaluate(block.language(), block.code());
@@ -115,7 +149,7 @@ public final class ApprovalGate {
 
   private Behavior<Command> awaiting(ApprovalMode mode, Review review, String level, List<RiskFlag> flags) {
     return Behaviors.receive(Command.class)
-        .onMessage(Answered.class, a -> onAnswered(mode, review, a, level, flags))
+        .onMessage(Answered.class, a -> crashReported(review, () -> onAnswered(mode, review, a, level, flags)))
         .onMessage(SetMode.class, m -> awaiting(m.mode(), review, level, flags))
         .onMessage(Cancel.class, c -> onCancel(mode, review))
         .onMessage(Review.class, r -> {
@@ -131,6 +165,7 @@ public final class ApprovalGate {
     if (a.block() != review.block().index()) {
       return Behaviors.same();
     }
+    faults.hit(Faults.Point.GATE_ANSWER);
     CodeBlock block = review.block();
     Decision decision;
     if (a.failure() != null) {

@@ -6,16 +6,20 @@ import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.runtime.intercept.BlockInterceptor;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.stream.KillSwitches;
 import org.apache.pekko.stream.UniqueKillSwitch;
 import org.apache.pekko.stream.javadsl.Flow;
@@ -57,6 +61,9 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   public record Failed(int callId, String message) implements Reply {}
 
+  /** The streamer crashed during this call (it is restarted, its stream cancelled): nothing more comes for it. */
+  public record Crashed(int callId, String message) implements Reply {}
+
   private interface StreamMessage extends Command {
     int run();
   }
@@ -77,10 +84,22 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   private static final Object ACK = "ack";
 
+  /**
+   * Stream runs are numbered across every streamer in the JVM, so the messages of a stream orphaned by a crash can
+   * never pass for those of a restarted streamer's call.
+   */
+  private static final AtomicInteger RUNS = new AtomicInteger();
+
   public static Behavior<Command> create(ModelProvider provider, String defaultLanguage, int maxAttempts,
                                          Backoff backoff, ActorRef<Reply> session) {
+    return create(provider, defaultLanguage, maxAttempts, backoff, session, Faults.NONE);
+  }
+
+  /** {@code faults}: test-only crash points. */
+  public static Behavior<Command> create(ModelProvider provider, String defaultLanguage, int maxAttempts,
+                                         Backoff backoff, ActorRef<Reply> session, Faults faults) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new LlmStreamer(ctx, timers, provider, defaultLanguage, maxAttempts, backoff, session)));
+        new LlmStreamer(ctx, timers, provider, defaultLanguage, maxAttempts, backoff, session, faults)));
   }
 
   private final TimerScheduler<Command> timers;
@@ -89,6 +108,7 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private final int maxAttempts;
   private final Backoff backoff;
   private final ActorRef<Reply> session;
+  private final Faults faults;
 
   private Call current;
   private int run;
@@ -102,8 +122,11 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private ActorRef<Object> pendingAck;
 
   private LlmStreamer(ActorContext<Command> context, TimerScheduler<Command> timers, ModelProvider provider,
-                      String defaultLanguage, int maxAttempts, Backoff backoff, ActorRef<Reply> session) {
+                      String defaultLanguage, int maxAttempts, Backoff backoff, ActorRef<Reply> session,
+                      Faults faults) {
     super(context);
+    this.faults = faults;
+    this.run = RUNS.incrementAndGet();
     this.timers = timers;
     this.provider = provider;
     this.defaultLanguage = defaultLanguage;
@@ -115,17 +138,46 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Call.class, this::onCall)
-        .onMessage(StartAttempt.class, this::onStartAttempt)
-        .onMessage(Ack.class, this::onAck)
+        .onMessage(Call.class, crashReported(this::onCall))
+        .onMessage(StartAttempt.class, crashReported(this::onStartAttempt))
+        .onMessage(Ack.class, crashReported(this::onAck))
         .onMessage(Cancel.class, this::onCancel)
-        .onMessage(StreamInit.class, this::onStreamInit)
-        .onMessage(StreamElement.class, this::onStreamElement)
-        .onMessage(UsageSeen.class, this::onUsageSeen)
-        .onMessage(StreamCompleted.class, this::onStreamCompleted)
-        .onMessage(StreamFailed.class, this::onStreamFailed)
-        .onMessage(ProviderRetry.class, this::onProviderRetry)
+        .onMessage(StreamInit.class, crashReported(this::onStreamInit))
+        .onMessage(StreamElement.class, crashReported(this::onStreamElement))
+        .onMessage(UsageSeen.class, crashReported(this::onUsageSeen))
+        .onMessage(StreamCompleted.class, crashReported(this::onStreamCompleted))
+        .onMessage(StreamFailed.class, crashReported(this::onStreamFailed))
+        .onMessage(ProviderRetry.class, crashReported(this::onProviderRetry))
+        .onSignal(PreRestart.class, signal -> onGone())
+        .onSignal(PostStop.class, signal -> onGone())
         .build();
+  }
+
+  /**
+   * A handler whose failure the session hears about: the running stream is cancelled (so the model call ends) and
+   * the call answered with {@link Crashed}, then the exception goes on to the supervisor, which restarts us.
+   */
+  private <M> Function<M, Behavior<Command>> crashReported(Function<M, Behavior<Command>> handler) {
+    return message -> {
+      try {
+        return handler.apply(message);
+      } catch (RuntimeException e) {
+        Call call = current;
+        stopStream();
+        current = null;
+        if (call != null) {
+          session.tell(new Crashed(call.callId(), String.valueOf(e.getMessage())));
+        }
+        throw e;
+      }
+    };
+  }
+
+  /** Restarted or stopped: the stream of this incarnation must not outlive it. */
+  private Behavior<Command> onGone() {
+    stopStream();
+    current = null;
+    return this;
   }
 
   private Behavior<Command> onCall(Call call) {
@@ -139,7 +191,7 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   }
 
   private void startAttempt() {
-    run++;
+    run = RUNS.incrementAndGet();
     sentPiece = false;
     usageSeen = false;
     outputChars = 0;
@@ -189,8 +241,10 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   private Behavior<Command> onStreamElement(StreamElement m) {
     if (stale(m)) {
+      m.ackTo().tell(ACK); // a cancelled or orphaned stream: let it drain and finish
       return this;
     }
+    faults.hit(Faults.Point.STREAMER_STREAMING);
     sentPiece = true;
     outputChars += textLength(m.segment());
     session.tell(new Piece(current.callId(), m.segment()));
@@ -277,7 +331,7 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   }
 
   private void stopStream() {
-    run++;
+    run = RUNS.incrementAndGet();
     if (killSwitch != null) {
       killSwitch.shutdown();
       killSwitch = null;

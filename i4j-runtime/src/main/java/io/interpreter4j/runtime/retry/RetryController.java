@@ -1,7 +1,9 @@
 package io.interpreter4j.runtime.retry;
 
 import io.interpreter4j.core.healing.HealingBudget;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -25,23 +27,38 @@ public final class RetryController extends AbstractBehavior<RetryController.Comm
   public record BlockFinished(String code, boolean failed, String output, ActorRef<Verdict> replyTo)
       implements Command {}
 
-  /** {@code stopReason} present: give up the turn with that reason. */
-  public record Verdict(Optional<String> stopReason, int iterations) {
+  /**
+   * {@code stopReason} present: give up the turn with that reason. {@code crash} present: the controller crashed
+   * answering (it is restarted with a fresh budget); the turn cannot be judged and must end.
+   */
+  public record Verdict(Optional<String> stopReason, int iterations, Optional<String> crash) {
+    public Verdict(Optional<String> stopReason, int iterations) {
+      this(stopReason, iterations, Optional.empty());
+    }
+
     public boolean goOn() {
-      return stopReason.isEmpty();
+      return stopReason.isEmpty() && crash.isEmpty();
     }
   }
 
   public static Behavior<Command> create(int maxIterations, int maxConsecutiveFailures) {
-    return Behaviors.setup(ctx -> new RetryController(ctx, maxIterations, maxConsecutiveFailures));
+    return create(maxIterations, maxConsecutiveFailures, Faults.NONE);
   }
 
+  /** {@code faults}: test-only crash points. */
+  public static Behavior<Command> create(int maxIterations, int maxConsecutiveFailures, Faults faults) {
+    return Behaviors.setup(ctx -> new RetryController(ctx, maxIterations, maxConsecutiveFailures, faults));
+  }
+
+  private final Faults faults;
   private final int maxIterations;
   private final int maxConsecutiveFailures;
   private HealingBudget budget;
 
-  private RetryController(ActorContext<Command> context, int maxIterations, int maxConsecutiveFailures) {
+  private RetryController(ActorContext<Command> context, int maxIterations, int maxConsecutiveFailures,
+                          Faults faults) {
     super(context);
+    this.faults = faults;
     this.maxIterations = maxIterations;
     this.maxConsecutiveFailures = maxConsecutiveFailures;
     this.budget = new HealingBudget(maxIterations, maxConsecutiveFailures);
@@ -62,14 +79,28 @@ public final class RetryController extends AbstractBehavior<RetryController.Comm
   }
 
   private Behavior<Command> onBeforeModelCall(BeforeModelCall m) {
-    Optional<String> stop = budget.beforeModelCall();
-    m.replyTo().tell(new Verdict(stop, budget.iterations()));
-    return this;
+    return answering(m.replyTo(), () -> {
+      faults.hit(Faults.Point.RETRY_BEFORE_CALL);
+      return budget.beforeModelCall();
+    });
   }
 
   private Behavior<Command> onBlockFinished(BlockFinished m) {
-    Optional<String> stop = budget.afterBlock(m.code(), m.failed(), m.output());
-    m.replyTo().tell(new Verdict(stop, budget.iterations()));
-    return this;
+    return answering(m.replyTo(), () -> {
+      faults.hit(Faults.Point.RETRY_BLOCK_FINISHED);
+      return budget.afterBlock(m.code(), m.failed(), m.output());
+    });
+  }
+
+  /** Answers with the budget's verdict; if judging throws, answers that it crashed, then fails (and is restarted). */
+  private Behavior<Command> answering(ActorRef<Verdict> replyTo, Supplier<Optional<String>> judge) {
+    try {
+      Optional<String> stop = judge.get();
+      replyTo.tell(new Verdict(stop, budget.iterations()));
+      return this;
+    } catch (RuntimeException e) {
+      replyTo.tell(new Verdict(Optional.empty(), budget.iterations(), Optional.of(String.valueOf(e.getMessage()))));
+      throw e;
+    }
   }
 }

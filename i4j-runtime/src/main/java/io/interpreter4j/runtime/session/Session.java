@@ -1,42 +1,28 @@
 package io.interpreter4j.runtime.session;
 
 import io.interpreter4j.core.config.Settings;
-import io.interpreter4j.core.config.Settings.InterceptorMode;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.healing.Backoff;
-import io.interpreter4j.core.intercept.CodeBlock;
-import io.interpreter4j.core.intercept.MarkdownReply;
-import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
-import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.core.prompt.PromptBuilder;
 import io.interpreter4j.core.safety.AnalysisContext;
 import io.interpreter4j.core.safety.DangerAnalyzer;
 import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.approval.Safety;
 import io.interpreter4j.runtime.llm.LlmStreamer;
-import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
-import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.retry.RetryController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -47,18 +33,41 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.japi.function.Function;
 
 /**
- * One conversation. Runs one turn at a time: model call (via {@link LlmStreamer}) -> code blocks -> approval
- * ({@link ApprovalGate}) -> execution ({@link ReplWorker}, one per language, started lazily) -> result back to
- * the model, for as long as the {@link RetryController} allows. Every step is published as an event.
+ * One conversation. Runs one turn at a time ({@link TurnRunner}): model call ({@link LlmStreamer}) -> code blocks ->
+ * approval ({@link ApprovalGate}) -> execution ({@link ReplWorker}, one per language, {@link ReplWorkers}) -> result
+ * back to the model, for as long as the {@link RetryController} allows. Every step is published as an event, journaled
+ * first ({@link SessionEvents}). It alone decides whether a turn may start.
+ *
+ * <p>Failures: a child that throws is restarted (at most {@link #RESTARTS} times in {@link #WITHIN}) and tells the
+ * session first, which ends the turn {@code failed} naming what crashed; past the limit the child stops and the
+ * session takes no more turns. A handler of the session itself that throws ends the turn the same way and keeps
+ * the conversation. A journal that cannot be written ends the turn and the session's turns for good.
  */
 public final class Session extends AbstractBehavior<Session.Command> {
 
   public interface Command {}
 
-  /** A user message: starts a turn (refused with an error event while one is running). */
-  public record UserMessage(String text) implements Command {}
+  /**
+   * A user message: starts a turn. {@code replyTo}, if not null, hears whether it did; a message refused while a
+   * turn runs or after the session failed is answered with an {@code error} event too.
+   */
+  public record UserMessage(String text, ActorRef<TurnStart> replyTo) implements Command {
+    public UserMessage(String text) {
+      this(text, null);
+    }
+  }
+
+  /** Whether a {@link UserMessage} started a turn; {@code reason} says why not. */
+  public record TurnStart(Outcome outcome, String reason) {
+    public enum Outcome { STARTED, BUSY, EMPTY, FAILED }
+
+    public boolean started() {
+      return outcome == Outcome.STARTED;
+    }
+  }
 
   /** Interrupt the running turn: cancels the model call, the approval question or the running block. */
   public enum Interrupt implements Command { INSTANCE }
@@ -71,9 +80,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   public record GetStatus(ActorRef<Status> replyTo) implements Command {}
 
-  /** status: streaming | awaiting_approval | executing | idle | done | failed | gave_up | interrupted | blocked. */
-  public record Status(String id, String status, String title, String model, int iterations, Instant started,
-                       Instant lastActivity, long inputTokens, long outputTokens, Path journal) {}
+  /** {@code failure}: why the session takes no more turns (a journal that cannot be written, a child that kept crashing), else null. */
+  public record Status(String id, SessionStatus status, String title, String model, int iterations, Instant started,
+                       Instant lastActivity, long inputTokens, long outputTokens, Path journal, String failure) {}
 
   // Conversation edits between turns (%reset, %undo, %load, resume); each is refused while a turn runs.
 
@@ -108,18 +117,24 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private record FromWorker(ReplWorker.Reply reply) implements Command {}
 
-  private record Verdict(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) implements Command {}
+  record VerdictReceived(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) implements Command {}
 
-  private enum LanguagesFound implements Command { INSTANCE }
+  enum LanguagesFound implements Command { INSTANCE }
 
-  private enum Phase { IDLE, STREAMING, AWAITING_APPROVAL, EXECUTING, CHECKING }
+  private record ChildStopped(String child) implements Command {}
+
+  private record WorkerStopped(String language, ActorRef<ReplWorker.Command> worker) implements Command {}
+
+  private record JournalFailed(String message) implements Command {}
+
+  /** How often the streamer, the gate and the retry controller may be restarted in {@link #WITHIN}. */
+  static final int RESTARTS = 3;
+  static final Duration WITHIN = Duration.ofMinutes(1);
 
   /** The installed languages with their versions, for the system prompt: "python 3.11.7", "bash 5.2.15", ... */
   public static List<String> languages() {
     return LanguageRegistry.shared().labels();
   }
-
-  private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
 
   public static Behavior<Command> create(SessionSpec spec) {
     return Behaviors.setup(ctx -> {
@@ -136,169 +151,166 @@ public final class Session extends AbstractBehavior<Session.Command> {
   }
 
   private final SessionSpec spec;
-  private final Settings settings;
-  private final Path sessionDir;
   private final SessionEvents events;
   private final ActorRef<LlmStreamer.Command> streamer;
   private final ActorRef<ApprovalGate.Command> gate;
-  private final ActorRef<RetryController.Command> retry;
-  private final ActorRef<ApprovalGate.Reply> decisionAdapter;
-  private final ActorRef<ReplWorker.Reply> workerAdapter;
-  private final Map<String, ActorRef<ReplWorker.Command>> workers = new HashMap<>();
-  private final LanguageRegistry languages;
-  private boolean awaitingLanguages;
-  private final List<ChatMessage> history = new ArrayList<>();
-  /** The user's messages in this conversation, oldest first: what %undo takes back. */
-  private final Deque<String> userTexts = new ArrayDeque<>();
-  private final String systemPrompt;
-  /** Bumped when the REPL processes are restarted, so new workers never clash with stopping ones by name. */
-  private int replGeneration;
+  private final ReplWorkers workers;
+  private final Conversation conversation;
+  private final TurnRunner turn;
   private final Instant started;
-
-  private Phase phase = Phase.IDLE;
-  private String lastStatus = "idle";
-  private String title = "";
+  private Settings.ApprovalMode approvalMode;
   private Instant lastActivity;
-  private int iterations;
   private long inputTokens;
   private long outputTokens;
-  private int callId;
-  private int nextBlockIndex = 1;
-  private int callFirstBlockIndex = 1;
-  private final StringBuilder deltaText = new StringBuilder();
-  private final List<Object> replyParts = new ArrayList<>();
-  private final Deque<CodeBlock> pendingBlocks = new ArrayDeque<>();
-  private final List<String> results = new ArrayList<>();
-  private CodeBlock awaitingBlock;
-  private CodeBlock runningBlock;
-  private String runningCode;
-  private ActorRef<ReplWorker.Command> runningWorker;
-  private boolean interruptRequested;
-  private boolean lastBlockFailed;
+  /** Why the session takes no more turns, or null. */
+  private String failure;
 
   private Session(ActorContext<Command> context, SessionSpec spec, Path sessionDir, SessionEvents events) {
     super(context);
     this.spec = spec;
-    this.settings = spec.settings();
-    this.sessionDir = sessionDir;
     this.events = events;
     this.started = Instant.now();
     this.lastActivity = started;
-    ActorRef<LlmStreamer.Reply> streamerAdapter = context.messageAdapter(LlmStreamer.Reply.class, FromStreamer::new);
-    this.decisionAdapter = context.messageAdapter(ApprovalGate.Reply.class, FromGate::new);
-    this.workerAdapter = context.messageAdapter(ReplWorker.Reply.class, FromWorker::new);
+    Settings settings = spec.settings();
+    this.approvalMode = settings.approvalMode();
     Backoff backoff = new Backoff(settings.minBackoff(), settings.maxBackoff(), new Random());
-    this.streamer = context.spawn(
-        Behaviors.supervise(LlmStreamer.create(spec.provider(), settings.defaultLanguage(), settings.modelAttempts(),
-            backoff, streamerAdapter)).onFailure(SupervisorStrategy.restart()),
-        "llm-streamer");
-    this.gate = context.spawn(
-        Behaviors.supervise(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver(),
-                new Safety(new DangerAnalyzer(), settings.approvalRules(),
-                    AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home")))
-                        // with isolated installs, pip lands in WORKDIR/.venv: not a global install
-                        .withVenvActive(spec.venv() == VenvMode.AUTO || AnalysisContext.current().venvActive()),
-                    spec.approver().interactive(), settings.dangerouslyAllowAll())))
-            .onFailure(SupervisorStrategy.restart()),
-        "approval-gate");
-    this.retry = context.spawn(
-        Behaviors.supervise(RetryController.create(settings.maxIterations(), settings.maxConsecutiveFailures()))
-            .onFailure(SupervisorStrategy.restart()),
-        "retry-controller");
+    this.streamer = spawnWatched(LlmStreamer.create(spec.provider(), settings.defaultLanguage(),
+        settings.modelAttempts(), backoff, context.messageAdapter(LlmStreamer.Reply.class, FromStreamer::new),
+        spec.faults()), "llm-streamer", "LLM streamer");
+    this.gate = spawnWatched(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver(),
+        new Safety(new DangerAnalyzer(), settings.approvalRules(),
+            AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home")))
+                // with isolated installs, pip lands in WORKDIR/.venv: not a global install
+                .withVenvActive(spec.venv() == VenvMode.AUTO || AnalysisContext.current().venvActive()),
+            spec.approver().interactive(), settings.dangerouslyAllowAll()), spec.faults()),
+        "approval-gate", "approval gate");
+    ActorRef<RetryController.Command> retry = spawnWatched(RetryController.create(settings.maxIterations(),
+        settings.maxConsecutiveFailures(), spec.faults()), "retry-controller", "retry controller");
     // the configuration the system was started with may add languages; installed ones are found in the background
-    this.languages = LanguageRegistry.of(context.getSystem().settings().config());
+    LanguageRegistry languages = LanguageRegistry.of(context.getSystem().settings().config());
     languages.discovery();
-    this.systemPrompt = PromptBuilder.systemPrompt(spec.host(), LocalDate.now(), settings.customInstructions(),
-        List.of(spec.sandbox().promptSentence(), spec.venv().promptSentence()));
-    history.add(ChatMessage.system(systemPrompt));
+    this.workers = new ReplWorkers(context, spec, sessionDir, languages, WorkerStopped::new);
+    this.conversation = new Conversation(PromptBuilder.systemPrompt(spec.host(), LocalDate.now(),
+        settings.customInstructions(), List.of(spec.sandbox().promptSentence(), spec.venv().promptSentence())));
+    this.turn = new TurnRunner(context, settings, events, conversation, new TurnRunner.Children(streamer, gate, retry,
+        workers, context.messageAdapter(ApprovalGate.Reply.class, FromGate::new),
+        context.messageAdapter(ReplWorker.Reply.class, FromWorker::new)), languages, spec.faults());
+    ActorRef<Command> self = context.getSelf();
+    events.onJournalFailure(message -> self.tell(new JournalFailed(message)));
     events.publish(new EventPayload.SessionStarted(spec.provider().name(), settings.workdir().toString()));
+  }
+
+  private <T> ActorRef<T> spawnWatched(Behavior<T> behavior, String name, String what) {
+    ActorRef<T> child = getContext().spawn(Behaviors.supervise(behavior)
+        .onFailure(SupervisorStrategy.restart().withLimit(RESTARTS, WITHIN)), name);
+    getContext().watchWith(child, new ChildStopped(what));
+    return child;
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(UserMessage.class, this::onUserMessage)
-        .onMessage(Interrupt.class, this::onInterrupt)
+        .onMessage(UserMessage.class, guarded(this::onUserMessage))
+        .onMessage(Interrupt.class, guarded(this::onInterrupt))
         .onMessage(Stop.class, this::onStop)
         .onMessage(Subscribe.class, this::onSubscribe)
         .onMessage(GetStatus.class, this::onGetStatus)
-        .onMessage(Reset.class, this::onReset)
-        .onMessage(Undo.class, this::onUndo)
-        .onMessage(Restore.class, this::onRestore)
+        .onMessage(Reset.class, guarded(this::onReset))
+        .onMessage(Undo.class, guarded(this::onUndo))
+        .onMessage(Restore.class, guarded(this::onRestore))
         .onMessage(GetHistory.class, this::onGetHistory)
         .onMessage(SetApprovalMode.class, this::onSetApprovalMode)
-        .onMessage(FromStreamer.class, this::onStreamer)
-        .onMessage(FromGate.class, this::onDecision)
-        .onMessage(FromWorker.class, this::onWorker)
-        .onMessage(Verdict.class, this::onVerdict)
-        .onMessage(LanguagesFound.class, this::onLanguagesFound)
+        .onMessage(FromStreamer.class, guarded(this::onStreamer))
+        .onMessage(FromGate.class, guarded(this::onGate))
+        .onMessage(FromWorker.class, guarded(m -> step(() -> turn.onWorker(m.reply()))))
+        .onMessage(VerdictReceived.class, guarded(v -> step(() -> turn.onVerdict(v.beforeCall(), v.verdict(),
+            v.failure()))))
+        .onMessage(LanguagesFound.class, guarded(m -> step(turn::onLanguagesFound)))
+        .onMessage(ChildStopped.class, this::onChildStopped)
+        .onMessage(WorkerStopped.class, this::onWorkerStopped)
+        .onMessage(JournalFailed.class, this::onJournalFailed)
         .onSignal(PostStop.class, this::onPostStop)
         .build();
+  }
+
+  /**
+   * A handler that cannot take the session down: if it throws, the running turn ends {@code failed} with a reason
+   * naming the step, a running block's worker is stopped, and the conversation is kept for the next message.
+   */
+  private <M> Function<M, Behavior<Command>> guarded(Function<M, Behavior<Command>> handler) {
+    return message -> {
+      TurnRunner.Phase phase = turn.phase();
+      try {
+        return handler.apply(message);
+      } catch (RuntimeException e) {
+        getContext().getLog().error("session {} crashed while {}", spec.id(), describe(phase), e);
+        String reason = "the session crashed while " + describe(phase) + " (" + e.getMessage() + ")";
+        events.publish(new EventPayload.Error("internal error: " + reason
+            + "; the turn was stopped, the conversation is kept: send your message again"));
+        turn.fail(reason);
+        return this;
+      }
+    };
+  }
+
+  private Behavior<Command> step(Runnable action) {
+    touch();
+    action.run();
+    return this;
+  }
+
+  private static String describe(TurnRunner.Phase phase) {
+    return switch (phase) {
+      case IDLE -> "idle";
+      case STREAMING -> "streaming the model's answer";
+      case AWAITING_APPROVAL -> "awaiting approval";
+      case EXECUTING -> "running a block";
+      case CHECKING -> "checking a block's result";
+    };
   }
 
   // ---- user commands ----
 
   private Behavior<Command> onUserMessage(UserMessage m) {
     touch();
-    if (phase != Phase.IDLE) {
-      events.publish(new EventPayload.Error(
-          "a turn is still running; wait for it to finish or interrupt it before sending another message"));
+    TurnStart refusal = null;
+    if (failure != null) {
+      refusal = new TurnStart(TurnStart.Outcome.FAILED, "the session takes no more turns: " + failure);
+    } else if (turn.busy()) {
+      refusal = new TurnStart(TurnStart.Outcome.BUSY,
+          "a turn is still running; wait for it to finish or interrupt it before sending another message");
+    } else if (m.text() == null || m.text().isBlank()) {
+      refusal = new TurnStart(TurnStart.Outcome.EMPTY, "the message is empty; say what you want done");
+    }
+    if (refusal != null) {
+      events.publish(new EventPayload.Error(refusal.reason()));
+      reply(m, refusal);
       return this;
     }
-    if (m.text() == null || m.text().isBlank()) {
-      events.publish(new EventPayload.Error("the message is empty; say what you want done"));
-      return this;
-    }
-    if (title.isEmpty()) {
-      setTitle(m.text());
-    }
-    events.publish(new EventPayload.UserMessage(m.text()));
-    addUser(m.text());
-    userTexts.push(m.text());
-    interruptRequested = false;
-    iterations = 0;
-    retry.tell(RetryController.NewMessage.INSTANCE);
-    requestModelCall();
+    reply(m, new TurnStart(TurnStart.Outcome.STARTED, null));
+    turn.start(m.text());
     return this;
+  }
+
+  private static void reply(UserMessage m, TurnStart answer) {
+    if (m.replyTo() != null) {
+      m.replyTo().tell(answer);
+    }
   }
 
   private Behavior<Command> onInterrupt(Interrupt m) {
     touch();
-    switch (phase) {
-      case STREAMING -> {
-        streamer.tell(LlmStreamer.Cancel.INSTANCE);
-        String partial = deltaText.toString();
-        if (!partial.isBlank()) {
-          events.publish(new EventPayload.AssistantMessage(partial));
-          history.add(ChatMessage.assistant(partial));
-        }
-        finishTurn("interrupted", "interrupted by the user while the model was writing");
-      }
-      case AWAITING_APPROVAL -> {
-        gate.tell(ApprovalGate.Cancel.INSTANCE);
-        finishTurn("interrupted", "interrupted by the user while waiting for approval");
-      }
-      case EXECUTING -> {
-        interruptRequested = true;
-        runningWorker.tell(ReplWorker.Interrupt.INSTANCE);
-      }
-      case CHECKING -> interruptRequested = true;
-      case IDLE -> { }
-    }
+    turn.interrupt();
     return this;
   }
 
   private Behavior<Command> onStop(Stop m) {
-    if (phase != Phase.IDLE) {
-      streamer.tell(LlmStreamer.Cancel.INSTANCE);
-      gate.tell(ApprovalGate.Cancel.INSTANCE);
-      finishTurn("interrupted", "the session was stopped");
-    }
+    turn.stop();
     return Behaviors.stopped();
   }
 
   private Behavior<Command> onPostStop(PostStop signal) {
-    // Children (REPL workers) are stopped with us; their PostStop kills their process trees.
+    // Children (REPL workers) are stopped with us; their stop hooks kill their process trees.
     events.close();
     return this;
   }
@@ -309,15 +321,70 @@ public final class Session extends AbstractBehavior<Session.Command> {
   }
 
   private Behavior<Command> onGetStatus(GetStatus m) {
-    String status = switch (phase) {
-      case STREAMING -> "streaming";
-      case AWAITING_APPROVAL -> "awaiting_approval";
-      case EXECUTING, CHECKING -> "executing";
-      case IDLE -> lastStatus;
-    };
-    m.replyTo().tell(new Status(spec.id(), status, title, spec.provider().name(), iterations, started, lastActivity,
-        inputTokens, outputTokens, events.journalFile()));
+    SessionStatus status = failure != null && !turn.busy() ? SessionStatus.FAILED : turn.status();
+    m.replyTo().tell(new Status(spec.id(), status, conversation.title(), spec.provider().name(), turn.iterations(),
+        started, lastActivity, inputTokens, outputTokens, events.journalFile(), failure));
     return this;
+  }
+
+  private Behavior<Command> onStreamer(FromStreamer m) {
+    LlmStreamer.Reply reply = m.reply();
+    if (!turn.current(reply)) {
+      if (reply instanceof LlmStreamer.Piece) {
+        streamer.tell(new LlmStreamer.Ack(reply.callId()));
+      }
+      return this;
+    }
+    touch();
+    if (reply instanceof LlmStreamer.Usage u) {
+      inputTokens += u.inputTokens();
+      outputTokens += u.outputTokens();
+    }
+    turn.onStreamer(reply);
+    if (reply instanceof LlmStreamer.Piece) {
+      streamer.tell(new LlmStreamer.Ack(reply.callId()));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onGate(FromGate m) {
+    if (m.reply() instanceof ApprovalGate.Crashed) {
+      gate.tell(new ApprovalGate.SetMode(approvalMode)); // the restarted gate starts in the session's first mode
+    }
+    return step(() -> turn.onDecision(m.reply()));
+  }
+
+  // ---- failures that end the session's turns ----
+
+  private Behavior<Command> onChildStopped(ChildStopped m) {
+    endForGood("its " + m.child() + " crashed " + (RESTARTS + 1) + " times within " + WITHIN.toMinutes()
+        + " minute(s) and was stopped");
+    return this;
+  }
+
+  private Behavior<Command> onWorkerStopped(WorkerStopped m) {
+    if (workers.stoppedByItself(m.language(), m.worker())) {
+      events.publish(new EventPayload.Error("the " + m.language() + " worker crashed " + (ReplWorkers.RESTARTS + 1)
+          + " times within " + ReplWorkers.WITHIN.toMinutes() + " minute(s) and was stopped; the next "
+          + m.language() + " block starts a new one"));
+      turn.onWorkerStopped(m.language());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onJournalFailed(JournalFailed m) {
+    endForGood(m.message());
+    return this;
+  }
+
+  /** The session cannot go on: says so, ends the running turn {@code failed} and refuses further turns. */
+  private void endForGood(String why) {
+    if (failure != null) {
+      return;
+    }
+    failure = why;
+    events.publish(new EventPayload.Error("the session takes no more turns: " + why));
+    turn.fail(why);
   }
 
   // ---- conversation edits ----
@@ -327,11 +394,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
       return this;
     }
     touch();
-    replaceHistory(List.of(), null);
-    title = "";
-    restartRepls();
+    conversation.reset();
+    workers.restartAll();
     events.publish(new EventPayload.Conversation("reset", null, List.of()));
-    m.replyTo().tell(new Changed(true, "new conversation; the REPL processes were restarted", conversation()));
+    m.replyTo().tell(new Changed(true, "new conversation; the REPL processes were restarted",
+        conversation.messages()));
     return this;
   }
 
@@ -339,19 +406,15 @@ public final class Session extends AbstractBehavior<Session.Command> {
     if (refusedWhileBusy(m.replyTo())) {
       return this;
     }
-    String last = userTexts.peek();
-    var undone = last == null ? java.util.Optional.<List<ChatMessage>>empty()
-        : ConversationEdits.undo(history, last);
+    var undone = conversation.undo();
     if (undone.isEmpty()) {
-      m.replyTo().tell(new Changed(false, "nothing to undo", conversation()));
+      m.replyTo().tell(new Changed(false, "nothing to undo", conversation.messages()));
       return this;
     }
     touch();
-    userTexts.pop();
-    history.clear();
-    history.addAll(undone.get());
-    events.publish(new EventPayload.Conversation("undo", null, ConversationEdits.forEvent(history)));
-    m.replyTo().tell(new Changed(true, "removed your last message: " + last, conversation()));
+    events.publish(new EventPayload.Conversation("undo", null,
+        ConversationEdits.forEvent(conversation.forModel())));
+    m.replyTo().tell(new Changed(true, "removed your last message: " + undone.get(), conversation.messages()));
     return this;
   }
 
@@ -360,360 +423,32 @@ public final class Session extends AbstractBehavior<Session.Command> {
       return this;
     }
     touch();
-    replaceHistory(ConversationEdits.restorable(m.messages()), m.note());
-    userTexts.clear();
-    ConversationEdits.userTexts(history).forEach(userTexts::push);
-    if (title.isEmpty() && !userTexts.isEmpty()) {
-      setTitle(userTexts.peekLast());
-    }
-    restartRepls();
-    events.publish(new EventPayload.Conversation(m.reason(), m.source(), ConversationEdits.forEvent(history)));
-    m.replyTo().tell(new Changed(true, "restored " + (history.size() - 1) + " messages", conversation()));
+    conversation.restore(m.messages(), m.note());
+    workers.restartAll();
+    events.publish(new EventPayload.Conversation(m.reason(), m.source(),
+        ConversationEdits.forEvent(conversation.forModel())));
+    m.replyTo().tell(new Changed(true, "restored " + conversation.size() + " messages", conversation.messages()));
     return this;
   }
 
   private Behavior<Command> onGetHistory(GetHistory m) {
-    m.replyTo().tell(new History(List.copyOf(history)));
+    m.replyTo().tell(new History(List.copyOf(conversation.forModel())));
     return this;
   }
 
   private Behavior<Command> onSetApprovalMode(SetApprovalMode m) {
+    approvalMode = m.mode();
     gate.tell(new ApprovalGate.SetMode(m.mode()));
     return this;
   }
 
   private boolean refusedWhileBusy(ActorRef<Changed> replyTo) {
-    if (phase == Phase.IDLE) {
+    if (!turn.busy()) {
       return false;
     }
     replyTo.tell(new Changed(false, "a turn is still running; interrupt it (Ctrl-C) or wait for it to finish",
-        conversation()));
+        conversation.messages()));
     return true;
-  }
-
-  private void replaceHistory(List<ChatMessage> messages, String note) {
-    history.clear();
-    userTexts.clear();
-    history.add(ChatMessage.system(note == null || note.isBlank() ? systemPrompt
-        : systemPrompt + "\n# About this conversation\n" + note.strip() + "\n"));
-    history.addAll(messages);
-  }
-
-  /** Stops the REPL workers (their stop hooks kill the processes); the next block starts fresh ones. */
-  private void restartRepls() {
-    workers.values().forEach(getContext()::stop);
-    workers.clear();
-    replGeneration++;
-  }
-
-  private List<ChatMessage> conversation() {
-    return List.copyOf(history.subList(1, history.size()));
-  }
-
-  // ---- model ----
-
-  private void requestModelCall() {
-    phase = Phase.CHECKING;
-    askRetry(true, replyTo -> new RetryController.BeforeModelCall(replyTo));
-  }
-
-  private void startModelCall() {
-    phase = Phase.STREAMING;
-    callId++;
-    callFirstBlockIndex = nextBlockIndex;
-    resetReply();
-    // The provider knows its model; the request names none so a provider prefix never reaches the wire.
-    ModelRequest request = new ModelRequest("", history);
-    streamer.tell(new LlmStreamer.Call(callId, request, nextBlockIndex,
-        settings.interceptorMode() == InterceptorMode.FIRST_BLOCK));
-  }
-
-  private Behavior<Command> onStreamer(FromStreamer m) {
-    LlmStreamer.Reply reply = m.reply();
-    if (reply.callId() != callId || phase != Phase.STREAMING) {
-      if (reply instanceof LlmStreamer.Piece) {
-        streamer.tell(new LlmStreamer.Ack(reply.callId()));
-      }
-      return this;
-    }
-    touch();
-    if (reply instanceof LlmStreamer.Piece p) {
-      onSegment(p.segment());
-      streamer.tell(new LlmStreamer.Ack(p.callId()));
-    } else if (reply instanceof LlmStreamer.Usage u) {
-      inputTokens += u.inputTokens();
-      outputTokens += u.outputTokens();
-      events.publish(new EventPayload.Usage(u.inputTokens(), u.outputTokens()));
-    } else if (reply instanceof LlmStreamer.Retrying r) {
-      events.publish(new EventPayload.Retry(r.attempt(), r.reason() + "; next attempt in " + r.delay().toMillis()
-          + " ms"));
-      nextBlockIndex = callFirstBlockIndex;
-      resetReply();
-    } else if (reply instanceof LlmStreamer.Failed f) {
-      events.publish(new EventPayload.Error("model call failed: " + f.message()));
-      finishTurn("failed", f.message());
-    } else if (reply instanceof LlmStreamer.Done) {
-      onReplyDone();
-    }
-    return this;
-  }
-
-  private void onSegment(Segment segment) {
-    if (segment instanceof Segment.Text t) {
-      delta(t.text());
-      appendText(t.text());
-    } else if (segment instanceof Segment.BlockOpen o) {
-      delta("```" + o.info() + "\n");
-    } else if (segment instanceof Segment.Code c) {
-      delta(c.text());
-    } else if (segment instanceof Segment.BlockClosed b) {
-      CodeBlock block = b.block();
-      if (!b.block().unterminated()) {
-        delta("```\n");
-      }
-      replyParts.add(block);
-      pendingBlocks.add(block);
-      nextBlockIndex = Math.max(nextBlockIndex, block.index() + 1);
-      events.publish(new EventPayload.CodeBlockEvent(block.index(), block.language(), block.code(),
-          block.unterminated()));
-    }
-  }
-
-  private void onReplyDone() {
-    String reply = MarkdownReply.render(replyParts);
-    if (!reply.isBlank()) {
-      events.publish(new EventPayload.AssistantMessage(reply));
-      history.add(ChatMessage.assistant(reply));
-    }
-    if (pendingBlocks.isEmpty()) {
-      finishTurn("done", null);
-    } else {
-      runNextBlock();
-    }
-  }
-
-  // ---- blocks ----
-
-  private void runNextBlock() {
-    CodeBlock block = pendingBlocks.poll();
-    if (block == null) {
-      sendResultsAndContinue();
-      return;
-    }
-    List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
-    if (installed == null) { // only just started: look again once the interpreters have been found
-      pendingBlocks.addFirst(block);
-      awaitingLanguages = true;
-      getContext().pipeToSelf(languages.discovery(), (found, failure) -> LanguagesFound.INSTANCE);
-      return;
-    }
-    String language = languages.canonical(block.language());
-    if (installed.stream().noneMatch(i -> i.name().equals(language))) {
-      String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
-          installed.stream().map(LanguageRegistry.Installed::label).toList());
-      events.publish(new EventPayload.Error(message));
-      results.add(message);
-      checkBlock(block.code(), true, message);
-      return;
-    }
-    phase = Phase.AWAITING_APPROVAL;
-    awaitingBlock = block;
-    gate.tell(new ApprovalGate.Review(block, decisionAdapter));
-  }
-
-  private Behavior<Command> onLanguagesFound(LanguagesFound m) {
-    if (awaitingLanguages) {
-      awaitingLanguages = false;
-      runNextBlock();
-    }
-    return this;
-  }
-
-  private Behavior<Command> onDecision(FromGate m) {
-    if (m.reply() instanceof ApprovalGate.Asking asking) {
-      if (phase == Phase.AWAITING_APPROVAL && pendingOrRunning(asking.block()) != null) {
-        events.publish(new EventPayload.ApprovalRequested(asking.block(), asking.language(), asking.code(),
-            asking.risk(), asking.flags()));
-      }
-      return this;
-    }
-    ApprovalGate.Decision d = (ApprovalGate.Decision) m.reply();
-    CodeBlock block = pendingOrRunning(d.block());
-    if (phase != Phase.AWAITING_APPROVAL || block == null) {
-      return this;
-    }
-    touch();
-    awaitingBlock = null;
-    events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason(), d.risk(), d.flags(),
-        "edited".equals(d.decision()) ? d.code() : null));
-    if (!d.runs()) {
-      if (d.unanswerable()) {
-        results.add(PromptBuilder.declined(d.block(), d.reason()));
-        finishTurn("blocked", d.reason());
-        return this;
-      }
-      results.add("policy".equals(d.by())
-          ? PromptBuilder.blockedByPolicy(d.block(), d.reason())
-          : PromptBuilder.declined(d.block(), d.reason()));
-      pendingBlocks.clear();
-      sendResultsAndContinue();
-      return this;
-    }
-    phase = Phase.EXECUTING;
-    runningBlock = block;
-    runningCode = d.code();
-    runningWorker = worker(languages.canonical(block.language()));
-    events.publish(new EventPayload.ExecStarted(block.index(), block.language()));
-    runningWorker.tell(new ReplWorker.Execute(block.index(), d.code(), settings.timeout(), workerAdapter));
-    return this;
-  }
-
-  private CodeBlock pendingOrRunning(int index) {
-    return awaitingBlock != null && awaitingBlock.index() == index ? awaitingBlock : null;
-  }
-
-  private Behavior<Command> onWorker(FromWorker m) {
-    ReplWorker.Reply reply = m.reply();
-    if (reply instanceof ReplWorker.Output o) {
-      if (runningBlock != null && o.block() == runningBlock.index()) {
-        events.publish(new EventPayload.Output(o.block(), o.stream(), o.text()));
-      }
-      return this;
-    }
-    ReplWorker.Finished f = (ReplWorker.Finished) reply;
-    if (runningBlock == null || f.block() != runningBlock.index()) {
-      return this;
-    }
-    touch();
-    ExecResult r = f.result();
-    events.publish(new EventPayload.ExecFinished(f.block(), r.exitCode(), r.timedOut(), r.interrupted(),
-        r.durationMs(), r.truncated(), r.outputFile() == null ? null : r.outputFile().toAbsolutePath().toString()));
-    results.add(PromptBuilder.blockResult(f.block(), runningBlock.language(), r.exitCode(), r.timedOut(),
-        r.interrupted(), r.modelOutput(), r.notice()));
-    String code = runningCode;
-    runningBlock = null;
-    runningCode = null;
-    runningWorker = null;
-    if (interruptRequested || r.interrupted()) {
-      finishTurn("interrupted", "interrupted by the user while a block was running");
-      return this;
-    }
-    checkBlock(code, r.exitCode() != 0 || r.timedOut(), r.modelOutput());
-    return this;
-  }
-
-  private void checkBlock(String code, boolean failed, String output) {
-    phase = Phase.CHECKING;
-    lastBlockFailed = failed;
-    askRetry(false, replyTo -> new RetryController.BlockFinished(code, failed, output, replyTo));
-  }
-
-  private Behavior<Command> onVerdict(Verdict v) {
-    if (phase != Phase.CHECKING) {
-      return this;
-    }
-    if (v.failure() != null) {
-      events.publish(new EventPayload.Error("the retry controller did not answer: " + v.failure().getMessage()));
-      finishTurn("failed", "internal error: the retry controller did not answer");
-      return this;
-    }
-    if (interruptRequested) {
-      finishTurn("interrupted", "interrupted by the user");
-      return this;
-    }
-    iterations = v.verdict().iterations();
-    if (!v.verdict().goOn()) {
-      finishTurn("gave_up", v.verdict().stopReason().orElseThrow());
-      return this;
-    }
-    if (v.beforeCall()) {
-      startModelCall();
-    } else if (lastBlockFailed && settings.interceptorMode() == InterceptorMode.ALL_BLOCKS) {
-      pendingBlocks.clear();
-      sendResultsAndContinue();
-    } else {
-      runNextBlock();
-    }
-    return this;
-  }
-
-  private void sendResultsAndContinue() {
-    flushResults();
-    requestModelCall();
-  }
-
-  // ---- helpers ----
-
-  private void askRetry(boolean beforeCall,
-                        org.apache.pekko.japi.function.Function<ActorRef<RetryController.Verdict>,
-                            RetryController.Command> message) {
-    getContext().ask(RetryController.Verdict.class, retry, ASK_TIMEOUT, message,
-        (verdict, failure) -> new Verdict(beforeCall, verdict, failure));
-  }
-
-  private ActorRef<ReplWorker.Command> worker(String language) {
-    return workers.computeIfAbsent(language, lang -> {
-      ReplConfig config = new ReplConfig(lang, sessionDir, settings.workdir(), settings.idleTimeout(),
-          settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
-          settings.python().isBlank() ? null : settings.python()).withSandbox(spec.sandbox()).withVenv(spec.venv())
-          .withFaults(spec.faults());
-      return getContext().spawn(
-          Behaviors.supervise(languages.worker(config)).onFailure(SupervisorStrategy.restart()),
-          (replGeneration == 0 ? "repl-" : "repl-" + replGeneration + "-")
-              + URLEncoder.encode(lang, StandardCharsets.UTF_8));
-    });
-  }
-
-  private void finishTurn(String status, String reason) {
-    awaitingLanguages = false;
-    flushResults();
-    phase = Phase.IDLE;
-    lastStatus = status;
-    pendingBlocks.clear();
-    awaitingBlock = null;
-    runningBlock = null;
-    events.publish(new EventPayload.TurnFinished(status, iterations, reason));
-  }
-
-  private void flushResults() {
-    if (!results.isEmpty()) {
-      addUser(String.join("\n\n", results));
-      results.clear();
-    }
-  }
-
-  /** Adds a user message, merged with a preceding user message so roles keep alternating. */
-  private void addUser(String text) {
-    int last = history.size() - 1;
-    if (last > 0 && history.get(last).role() == ChatMessage.Role.USER) {
-      history.set(last, ChatMessage.user(history.get(last).content() + "\n\n" + text));
-    } else {
-      history.add(ChatMessage.user(text));
-    }
-  }
-
-  private void delta(String text) {
-    deltaText.append(text);
-    events.publish(new EventPayload.AssistantDelta(text));
-  }
-
-  private void appendText(String text) {
-    if (!replyParts.isEmpty() && replyParts.get(replyParts.size() - 1) instanceof StringBuilder sb) {
-      sb.append(text);
-    } else {
-      replyParts.add(new StringBuilder(text));
-    }
-  }
-
-  private void resetReply() {
-    deltaText.setLength(0);
-    replyParts.clear();
-    pendingBlocks.clear();
-  }
-
-  private void setTitle(String text) {
-    String firstLine = text.strip().lines().findFirst().orElse("");
-    title = firstLine.length() > 80 ? firstLine.substring(0, 77) + "..." : firstLine;
   }
 
   private void touch() {

@@ -5,7 +5,6 @@ import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.safety.SecretRedactor;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +29,9 @@ public final class SessionEvents implements AutoCloseable {
   private final SecretRedactor redactor;
   private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
   private long seq;
-  private boolean journalBroken;
+  /** Why the journal cannot be written, or null while it can. */
+  private String journalFailure;
+  private Consumer<String> onJournalFailure = message -> { };
 
   public SessionEvents(String sessionId, Path journalFile, Clock clock) throws IOException {
     this(sessionId, journalFile, clock, Redaction.fromEnvironment());
@@ -59,6 +60,20 @@ public final class SessionEvents implements AutoCloseable {
     subscribers.remove(subscriber);
   }
 
+  /**
+   * Who hears, once, that the journal cannot be written (the message names the file and the cause, e.g.
+   * {@code No space left on device}). Events are still numbered and told to subscribers after that, but not
+   * journaled: the session must end its turn and take no more.
+   */
+  public void onJournalFailure(Consumer<String> listener) {
+    this.onJournalFailure = listener;
+  }
+
+  /** Why the journal cannot be written, or null. */
+  public String journalFailure() {
+    return journalFailure;
+  }
+
   public long lastSeq() {
     return seq;
   }
@@ -81,14 +96,15 @@ public final class SessionEvents implements AutoCloseable {
   }
 
   private void writeJournal(Event event) {
-    if (journalBroken) {
+    if (journalFailure != null) {
       return;
     }
     try {
       journal.write((EventCodec.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      journalBroken = true;
-      throw new UncheckedIOException("cannot append to the journal " + journalFile + ": " + e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      journalFailure = "cannot write the journal " + journalFile + ": " + (e.getMessage() == null
+          ? e.getClass().getSimpleName() : e.getMessage());
+      onJournalFailure.accept(journalFailure);
     }
   }
 

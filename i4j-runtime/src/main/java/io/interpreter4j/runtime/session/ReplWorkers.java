@@ -1,0 +1,88 @@
+package io.interpreter4j.runtime.session;
+
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.runtime.repl.LanguageRegistry;
+import io.interpreter4j.runtime.repl.ReplConfig;
+import io.interpreter4j.runtime.repl.ReplWorker;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+
+/**
+ * The session's REPL workers, one per language, spawned on a language's first block and named
+ * {@code repl-<language>} ({@code repl-<n>-<language>} after the n-th restart of them all, so new workers never
+ * clash with stopping ones). Each is restarted when it throws, at most {@link #RESTARTS} times in
+ * {@link #WITHIN}; past that it stops, the session is told (it watches them) and the next block starts a new one.
+ */
+final class ReplWorkers {
+
+  static final int RESTARTS = 3;
+  static final Duration WITHIN = Duration.ofMinutes(1);
+
+  private final ActorContext<Session.Command> context;
+  private final SessionSpec spec;
+  private final Path sessionDir;
+  private final LanguageRegistry languages;
+  private final BiFunction<String, ActorRef<ReplWorker.Command>, Session.Command> onStopped;
+  private final Map<String, ActorRef<ReplWorker.Command>> workers = new HashMap<>();
+  private int generation;
+
+  ReplWorkers(ActorContext<Session.Command> context, SessionSpec spec, Path sessionDir, LanguageRegistry languages,
+              BiFunction<String, ActorRef<ReplWorker.Command>, Session.Command> onStopped) {
+    this.context = context;
+    this.spec = spec;
+    this.sessionDir = sessionDir;
+    this.languages = languages;
+    this.onStopped = onStopped;
+  }
+
+  /** The worker of this (canonical) language, spawned if there is none. */
+  ActorRef<ReplWorker.Command> of(String language) {
+    return workers.computeIfAbsent(language, this::spawn);
+  }
+
+  private ActorRef<ReplWorker.Command> spawn(String language) {
+    Settings settings = spec.settings();
+    ReplConfig config = new ReplConfig(language, sessionDir, settings.workdir(), settings.idleTimeout(),
+        settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
+        settings.python().isBlank() ? null : settings.python())
+        .withSandbox(spec.sandbox()).withVenv(spec.venv()).withFaults(spec.faults());
+    ActorRef<ReplWorker.Command> worker = context.spawn(
+        Behaviors.supervise(languages.worker(config))
+            .onFailure(SupervisorStrategy.restart().withLimit(RESTARTS, WITHIN)),
+        (generation == 0 ? "repl-" : "repl-" + generation + "-") + URLEncoder.encode(language, StandardCharsets.UTF_8));
+    context.watchWith(worker, onStopped.apply(language, worker));
+    return worker;
+  }
+
+  /**
+   * Forgets a worker that stopped on its own (past its restart limit); true if it was this session's current
+   * worker of that language, false for one stopped on purpose earlier.
+   */
+  boolean stoppedByItself(String language, ActorRef<ReplWorker.Command> worker) {
+    return workers.remove(language, worker);
+  }
+
+  /** Stops one language's worker (its process tree is killed); the next block of that language starts afresh. */
+  void stop(String language) {
+    ActorRef<ReplWorker.Command> worker = workers.remove(language);
+    if (worker != null) {
+      context.stop(worker);
+    }
+  }
+
+  /** Stops every worker (their process trees are killed); the next block of each language starts afresh. */
+  void restartAll() {
+    workers.values().forEach(context::stop);
+    workers.clear();
+    generation++;
+  }
+}

@@ -1,0 +1,412 @@
+package io.interpreter4j.runtime.session;
+
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.config.Settings.InterceptorMode;
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.event.TurnStatus;
+import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.model.ModelRequest;
+import io.interpreter4j.core.prompt.PromptBuilder;
+import io.interpreter4j.runtime.approval.ApprovalGate;
+import io.interpreter4j.runtime.llm.LlmStreamer;
+import io.interpreter4j.runtime.repl.ExecResult;
+import io.interpreter4j.runtime.repl.LanguageRegistry;
+import io.interpreter4j.runtime.repl.ReplWorker;
+import io.interpreter4j.runtime.retry.RetryController;
+import io.interpreter4j.runtime.supervision.Faults;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+
+/**
+ * Runs the session's turns, one at a time: model call -> blocks -> approval -> execution -> result back to the
+ * model, for as long as the retry controller allows. It keeps the state of the turn that runs now (its phase, the
+ * answer streaming in, the block waiting or running, the results for the next call) and is driven by the
+ * session actor's handlers, on the actor's thread.
+ */
+final class TurnRunner {
+
+  enum Phase { IDLE, STREAMING, AWAITING_APPROVAL, EXECUTING, CHECKING }
+
+  /** How long the retry controller may take to answer before the turn fails. */
+  private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
+
+  private final ActorContext<Session.Command> context;
+  private final Settings settings;
+  private final SessionEvents events;
+  private final Conversation conversation;
+  private final Children children;
+  private final LanguageRegistry languages;
+  private final Faults faults;
+
+  private Phase phase = Phase.IDLE;
+  private SessionStatus lastStatus = SessionStatus.IDLE;
+  private int iterations;
+  private int callId;
+  private int nextBlockIndex = 1;
+  private int callFirstBlockIndex = 1;
+  private final Answer answer = new Answer();
+  private final List<String> results = new ArrayList<>();
+  private CodeBlock awaitingBlock;
+  private CodeBlock runningBlock;
+  private String runningCode;
+  private String runningLanguage;
+  private boolean interruptRequested;
+  private boolean lastBlockFailed;
+  private boolean awaitingLanguages;
+
+  /** The session's children a turn talks to, and the adapters their replies come back through. */
+  record Children(ActorRef<LlmStreamer.Command> streamer, ActorRef<ApprovalGate.Command> gate,
+                  ActorRef<RetryController.Command> retry, ReplWorkers workers,
+                  ActorRef<ApprovalGate.Reply> gateReplies, ActorRef<ReplWorker.Reply> workerReplies) {}
+
+  TurnRunner(ActorContext<Session.Command> context, Settings settings, SessionEvents events, Conversation conversation,
+             Children children, LanguageRegistry languages, Faults faults) {
+    this.context = context;
+    this.settings = settings;
+    this.events = events;
+    this.conversation = conversation;
+    this.children = children;
+    this.languages = languages;
+    this.faults = faults;
+  }
+
+  Phase phase() {
+    return phase;
+  }
+
+  boolean busy() {
+    return phase != Phase.IDLE;
+  }
+
+  SessionStatus status() {
+    return switch (phase) {
+      case STREAMING -> SessionStatus.STREAMING;
+      case AWAITING_APPROVAL -> SessionStatus.AWAITING_APPROVAL;
+      case EXECUTING, CHECKING -> SessionStatus.EXECUTING;
+      case IDLE -> lastStatus;
+    };
+  }
+
+  int iterations() {
+    return iterations;
+  }
+
+  /** The language of the block running now, or null. */
+  String runningLanguage() {
+    return runningLanguage;
+  }
+
+  // ---- the turn's life ----
+
+  void start(String text) {
+    events.publish(new EventPayload.UserMessage(text));
+    conversation.userSaid(text);
+    interruptRequested = false;
+    iterations = 0;
+    children.retry().tell(RetryController.NewMessage.INSTANCE);
+    requestModelCall();
+  }
+
+  void interrupt() {
+    switch (phase) {
+      case STREAMING -> {
+        children.streamer().tell(LlmStreamer.Cancel.INSTANCE);
+        String partial = answer.shown();
+        if (!partial.isBlank()) {
+          events.publish(new EventPayload.AssistantMessage(partial));
+          conversation.addAssistant(partial);
+        }
+        finish(TurnStatus.INTERRUPTED, "interrupted by the user while the model was writing");
+      }
+      case AWAITING_APPROVAL -> {
+        children.gate().tell(ApprovalGate.Cancel.INSTANCE);
+        finish(TurnStatus.INTERRUPTED, "interrupted by the user while waiting for approval");
+      }
+      case EXECUTING -> {
+        interruptRequested = true;
+        children.workers().of(runningLanguage).tell(ReplWorker.Interrupt.INSTANCE);
+      }
+      case CHECKING -> interruptRequested = true;
+      case IDLE -> { }
+    }
+  }
+
+  /**
+   * Ends the running turn {@code failed} at once, whatever its phase: the model call and the approval question are
+   * withdrawn, and a running block's worker is stopped (its process tree killed; the next block starts afresh).
+   */
+  void fail(String reason) {
+    if (phase == Phase.IDLE) {
+      return;
+    }
+    children.streamer().tell(LlmStreamer.Cancel.INSTANCE);
+    children.gate().tell(ApprovalGate.Cancel.INSTANCE);
+    if (phase == Phase.EXECUTING && runningLanguage != null) {
+      children.workers().stop(runningLanguage);
+    }
+    finish(TurnStatus.FAILED, reason);
+  }
+
+  /** The session stops: the turn ends {@code interrupted}. */
+  void stop() {
+    if (phase != Phase.IDLE) {
+      children.streamer().tell(LlmStreamer.Cancel.INSTANCE);
+      children.gate().tell(ApprovalGate.Cancel.INSTANCE);
+      finish(TurnStatus.INTERRUPTED, "the session was stopped");
+    }
+  }
+
+  private void finish(TurnStatus status, String reason) {
+    awaitingLanguages = false;
+    flushResults();
+    phase = Phase.IDLE;
+    lastStatus = SessionStatus.after(status);
+    answer.dropPending();
+    awaitingBlock = null;
+    runningBlock = null;
+    runningCode = null;
+    runningLanguage = null;
+    events.publish(new EventPayload.TurnFinished(status.wire(), iterations, reason));
+  }
+
+  // ---- the model ----
+
+  private void requestModelCall() {
+    phase = Phase.CHECKING;
+    askRetry(true, RetryController.BeforeModelCall::new);
+  }
+
+  private void startModelCall() {
+    phase = Phase.STREAMING;
+    callId++;
+    callFirstBlockIndex = nextBlockIndex;
+    answer.clear();
+    // The provider knows its model; the request names none so a provider prefix never reaches the wire.
+    children.streamer().tell(new LlmStreamer.Call(callId, new ModelRequest("", conversation.forModel()),
+        nextBlockIndex, settings.interceptorMode() == InterceptorMode.FIRST_BLOCK));
+  }
+
+  /** Whether a streamer reply belongs to the call that runs now (stale pieces must still be acked). */
+  boolean current(LlmStreamer.Reply reply) {
+    return reply.callId() == callId && phase == Phase.STREAMING;
+  }
+
+  void onStreamer(LlmStreamer.Reply reply) {
+    if (reply instanceof LlmStreamer.Piece p) {
+      faults.hit(Faults.Point.SESSION_STREAMING);
+      Answer.Step step = answer.accept(p.segment());
+      if (!step.delta().isEmpty()) {
+        events.publish(new EventPayload.AssistantDelta(step.delta()));
+      }
+      CodeBlock block = step.closed();
+      if (block != null) {
+        nextBlockIndex = Math.max(nextBlockIndex, block.index() + 1);
+        events.publish(new EventPayload.CodeBlockEvent(block.index(), block.language(), block.code(),
+            block.unterminated()));
+      }
+    } else if (reply instanceof LlmStreamer.Usage u) {
+      events.publish(new EventPayload.Usage(u.inputTokens(), u.outputTokens()));
+    } else if (reply instanceof LlmStreamer.Retrying r) {
+      events.publish(new EventPayload.Retry(r.attempt(), r.reason() + "; next attempt in " + r.delay().toMillis()
+          + " ms"));
+      nextBlockIndex = callFirstBlockIndex;
+      answer.clear();
+    } else if (reply instanceof LlmStreamer.Failed f) {
+      events.publish(new EventPayload.Error("model call failed: " + f.message()));
+      finish(TurnStatus.FAILED, f.message());
+    } else if (reply instanceof LlmStreamer.Crashed c) {
+      String reason = "the LLM streamer crashed (" + c.message() + ")";
+      events.publish(new EventPayload.Error(reason + "; the turn was stopped, send your message again"));
+      finish(TurnStatus.FAILED, reason);
+    } else if (reply instanceof LlmStreamer.Done) {
+      String reply2 = answer.markdown();
+      if (!reply2.isBlank()) {
+        events.publish(new EventPayload.AssistantMessage(reply2));
+        conversation.addAssistant(reply2);
+      }
+      if (answer.hasPending()) {
+        runNextBlock();
+      } else {
+        finish(TurnStatus.DONE, null);
+      }
+    }
+  }
+
+  // ---- blocks ----
+
+  private void runNextBlock() {
+    CodeBlock block = answer.nextBlock();
+    if (block == null) {
+      sendResultsAndContinue();
+      return;
+    }
+    List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
+    if (installed == null) { // only just started: look again once the interpreters have been found
+      answer.putBack(block);
+      awaitingLanguages = true;
+      context.pipeToSelf(languages.discovery(), (found, failure) -> Session.LanguagesFound.INSTANCE);
+      return;
+    }
+    String language = languages.canonical(block.language());
+    if (installed.stream().noneMatch(i -> i.name().equals(language))) {
+      String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
+          installed.stream().map(LanguageRegistry.Installed::label).toList());
+      events.publish(new EventPayload.Error(message));
+      results.add(message);
+      checkBlock(block.code(), true, message);
+      return;
+    }
+    phase = Phase.AWAITING_APPROVAL;
+    awaitingBlock = block;
+    children.gate().tell(new ApprovalGate.Review(block, children.gateReplies()));
+  }
+
+  void onLanguagesFound() {
+    if (awaitingLanguages) {
+      awaitingLanguages = false;
+      runNextBlock();
+    }
+  }
+
+  void onDecision(ApprovalGate.Reply reply) {
+    if (phase != Phase.AWAITING_APPROVAL || awaitingBlock == null || awaitingBlock.index() != reply.block()) {
+      return;
+    }
+    faults.hit(Faults.Point.SESSION_AWAITING_APPROVAL);
+    if (reply instanceof ApprovalGate.Asking asking) {
+      events.publish(new EventPayload.ApprovalRequested(asking.block(), asking.language(), asking.code(),
+          asking.risk(), asking.flags()));
+      return;
+    }
+    if (reply instanceof ApprovalGate.Crashed crashed) {
+      String reason = "the approval gate crashed (" + crashed.message() + ")";
+      events.publish(new EventPayload.Error(reason + " while deciding on block " + crashed.block()
+          + "; the turn was stopped, send your message again"));
+      finish(TurnStatus.FAILED, reason);
+      return;
+    }
+    ApprovalGate.Decision d = (ApprovalGate.Decision) reply;
+    CodeBlock block = awaitingBlock;
+    awaitingBlock = null;
+    events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason(), d.risk(), d.flags(),
+        "edited".equals(d.decision()) ? d.code() : null));
+    if (!d.runs()) {
+      results.add("policy".equals(d.by()) && !d.unanswerable()
+          ? PromptBuilder.blockedByPolicy(d.block(), d.reason())
+          : PromptBuilder.declined(d.block(), d.reason()));
+      if (d.unanswerable()) {
+        finish(TurnStatus.BLOCKED, d.reason());
+      } else {
+        answer.dropPending();
+        sendResultsAndContinue();
+      }
+      return;
+    }
+    phase = Phase.EXECUTING;
+    runningBlock = block;
+    runningCode = d.code();
+    runningLanguage = languages.canonical(block.language());
+    events.publish(new EventPayload.ExecStarted(block.index(), block.language()));
+    children.workers().of(runningLanguage).tell(new ReplWorker.Execute(block.index(), d.code(), settings.timeout(),
+        children.workerReplies()));
+  }
+
+  void onWorker(ReplWorker.Reply reply) {
+    if (runningBlock == null) {
+      return;
+    }
+    if (reply instanceof ReplWorker.Output o) {
+      if (o.block() == runningBlock.index()) {
+        faults.hit(Faults.Point.SESSION_EXECUTING);
+        events.publish(new EventPayload.Output(o.block(), o.stream(), o.text()));
+      }
+      return;
+    }
+    ReplWorker.Finished f = (ReplWorker.Finished) reply;
+    if (f.block() != runningBlock.index()) {
+      return;
+    }
+    ExecResult r = f.result();
+    events.publish(new EventPayload.ExecFinished(f.block(), r.exitCode(), r.timedOut(), r.interrupted(),
+        r.durationMs(), r.truncated(), r.outputFile() == null ? null : r.outputFile().toAbsolutePath().toString()));
+    results.add(PromptBuilder.blockResult(f.block(), runningBlock.language(), r.exitCode(), r.timedOut(),
+        r.interrupted(), r.modelOutput(), r.notice()));
+    String code = runningCode;
+    runningBlock = null;
+    runningCode = null;
+    runningLanguage = null;
+    if (interruptRequested || r.interrupted()) {
+      finish(TurnStatus.INTERRUPTED, "interrupted by the user while a block was running");
+      return;
+    }
+    checkBlock(code, r.exitCode() != 0 || r.timedOut(), r.modelOutput());
+  }
+
+  /** A worker stopped for good (past its restart limit): a block it was running ends the turn. */
+  void onWorkerStopped(String language) {
+    if (phase == Phase.EXECUTING && language.equals(runningLanguage)) {
+      finish(TurnStatus.FAILED, "the " + language + " worker crashed " + (ReplWorkers.RESTARTS + 1)
+          + " times within " + ReplWorkers.WITHIN.toMinutes() + " minute(s) and was stopped");
+    }
+  }
+
+  // ---- the retry controller ----
+
+  private void checkBlock(String code, boolean failed, String output) {
+    phase = Phase.CHECKING;
+    lastBlockFailed = failed;
+    askRetry(false, replyTo -> new RetryController.BlockFinished(code, failed, output, replyTo));
+  }
+
+  private void askRetry(boolean beforeCall,
+                        org.apache.pekko.japi.function.Function<ActorRef<RetryController.Verdict>,
+                            RetryController.Command> message) {
+    context.ask(RetryController.Verdict.class, children.retry(), ASK_TIMEOUT, message,
+        (verdict, failure) -> new Session.VerdictReceived(beforeCall, verdict, failure));
+  }
+
+  void onVerdict(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) {
+    if (phase != Phase.CHECKING) {
+      return;
+    }
+    if (failure != null || verdict.crash().isPresent()) {
+      String reason = failure != null ? "the retry controller did not answer within " + ASK_TIMEOUT.toSeconds() + " s"
+          : "the retry controller crashed (" + verdict.crash().get() + ")";
+      events.publish(new EventPayload.Error(reason + "; the turn was stopped, send your message again"));
+      finish(TurnStatus.FAILED, reason);
+      return;
+    }
+    if (interruptRequested) {
+      finish(TurnStatus.INTERRUPTED, "interrupted by the user");
+      return;
+    }
+    iterations = verdict.iterations();
+    if (!verdict.goOn()) {
+      finish(TurnStatus.GAVE_UP, verdict.stopReason().orElseThrow());
+      return;
+    }
+    if (beforeCall) {
+      startModelCall();
+    } else if (lastBlockFailed && settings.interceptorMode() == InterceptorMode.ALL_BLOCKS) {
+      answer.dropPending();
+      sendResultsAndContinue();
+    } else {
+      runNextBlock();
+    }
+  }
+
+  private void sendResultsAndContinue() {
+    flushResults();
+    requestModelCall();
+  }
+
+  private void flushResults() {
+    if (!results.isEmpty()) {
+      conversation.addUser(String.join("\n\n", results));
+      results.clear();
+    }
+  }
+}
