@@ -11,6 +11,7 @@ import io.interpreter4j.core.replay.Cassette;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,9 +114,14 @@ final class SessionHarness {
   }
 
   Running start(ModelProvider provider, Approver approver, Map<String, Object> overrides) {
-    String id = SessionIds.next();
+    return start(SessionIds.next(), provider, approver, overrides, Faults.NONE);
+  }
+
+  /** A session with this id whose actors crash at the armed points of {@code faults}. */
+  Running start(String id, ModelProvider provider, Approver approver, Map<String, Object> overrides, Faults faults) {
     Running running = new Running(id, null);
-    SessionSpec spec = new SessionSpec(id, settings(overrides), provider, approver, HOST, List.of(running::accept));
+    SessionSpec spec = new SessionSpec(id, settings(overrides), provider, approver, HOST, List.of(running::accept))
+        .withFaults(faults);
     running.ref = testKit.spawn(Session.create(spec), "session-" + id);
     return running;
   }
