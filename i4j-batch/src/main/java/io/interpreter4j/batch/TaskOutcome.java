@@ -48,6 +48,14 @@ final class TaskOutcome {
     }
   }
 
+  /** The session refused to start the task's turn, for this reason: the task failed. */
+  void refused(String reason) {
+    if (turnStatus == null) {
+      turnStatus = "failed";
+      turnReason = reason;
+    }
+  }
+
   boolean turnFinished() {
     return turnStatus != null;
   }

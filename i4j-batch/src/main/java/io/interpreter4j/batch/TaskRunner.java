@@ -47,6 +47,8 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
 
   private record SessionEvent(EventPayload payload) implements Command {}
 
+  private record TurnAnswer(Session.TurnStart start) implements Command {}
+
   private enum SessionEnded implements Command { INSTANCE }
 
   private enum TimedOut implements Command { INSTANCE }
@@ -127,13 +129,15 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
     context.watchWith(session, SessionEnded.INSTANCE);
     timers.startSingleTimer(TimedOut.INSTANCE, timeout);
     replyTo.tell(new Started(task.id(), sessionId, session));
-    session.tell(new Session.UserMessage(task.prompt()));
+    session.tell(new Session.UserMessage(task.prompt(),
+        context.messageAdapter(Session.TurnStart.class, TurnAnswer::new)));
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(SessionEvent.class, this::onSessionEvent)
+        .onMessage(TurnAnswer.class, this::onTurnAnswer)
         .onMessage(TimedOut.class, this::onTimedOut)
         .onMessage(Abort.class, this::onAbort)
         .onMessage(SessionEnded.class, this::onSessionEnded)
@@ -144,6 +148,16 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
   private Behavior<Command> onSessionEvent(SessionEvent m) {
     outcome.accept(m.payload());
     if (phase == Phase.RUNNING && outcome.turnFinished()) {
+      endedByTurn = true;
+      stopSession();
+    }
+    return this;
+  }
+
+  /** The session refused the task's message (e.g. its journal cannot be written): the task failed, saying why. */
+  private Behavior<Command> onTurnAnswer(TurnAnswer m) {
+    if (!m.start().started() && phase == Phase.RUNNING) {
+      outcome.refused(m.start().reason());
       endedByTurn = true;
       stopSession();
     }

@@ -45,6 +45,8 @@ final class CliSession implements AutoCloseable {
     this.model = model;
   }
 
+  private volatile String lastReason;
+
   /** The actor system for the CLI; its logs go to stderr and only at WARNING and above. */
   static ActorSystem<SessionManager.Command> startSystem(Config config) {
     return ActorSystem.create(SessionManager.create(), "i4j", QuietPekko.CONFIG.withFallback(config));
@@ -62,6 +64,7 @@ final class CliSession implements AutoCloseable {
     CliSession[] self = new CliSession[1];
     Consumer<Event> turnWatcher = event -> {
       if (event.payload() instanceof EventPayload.TurnFinished t && self[0] != null) {
+        self[0].lastReason = t.reason();
         self[0].turn.complete(t.status());
       }
     };
@@ -91,11 +94,27 @@ final class CliSession implements AutoCloseable {
     return model;
   }
 
-  /** Sends a message and returns the status of the turn it starts, once that turn ends. */
+  /**
+   * Sends a message and returns the status of the turn it starts, once that turn ends; {@code failed} at once if the
+   * session refuses to start one (it said why in an error event; {@link #lastReason()} has it too).
+   */
   CompletableFuture<String> send(String text) {
-    turn = new CompletableFuture<>();
-    session.tell(new Session.UserMessage(text));
-    return turn;
+    CompletableFuture<String> current = new CompletableFuture<>();
+    turn = current;
+    AskPattern.<Session.Command, Session.TurnStart>ask(session, replyTo -> new Session.UserMessage(text, replyTo),
+            Duration.ofSeconds(10), system.scheduler())
+        .whenComplete((start, failure) -> {
+          if (failure != null || !start.started()) {
+            lastReason = failure != null ? "the session did not answer: " + failure.getMessage() : start.reason();
+            current.complete("failed");
+          }
+        });
+    return current;
+  }
+
+  /** Why the last turn ended as it did (or why no turn started), or null. */
+  String lastReason() {
+    return lastReason;
   }
 
   void interrupt() {

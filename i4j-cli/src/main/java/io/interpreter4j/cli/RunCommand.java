@@ -84,6 +84,11 @@ final class RunCommand implements Callable<Integer> {
         }
       });
       String status = SessionLauncher.awaitTurn(session.send(text), approver, prompter);
+      if ("failed".equals(status)) {
+        // scripts read the cause here, whatever stdout carries (events under --json)
+        System.err.println("i4j: the task failed: " + (session.lastReason() == null ? "see the events above"
+            : session.lastReason()));
+      }
       return CliSession.exitCode(status);
     }
   }

@@ -287,8 +287,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
       reply(m, refusal);
       return this;
     }
-    reply(m, new TurnStart(TurnStart.Outcome.STARTED, null));
-    turn.start(m.text());
+    try {
+      turn.start(m.text()); // its user_message event is out before the answer: a caller reading events sees it
+    } finally {
+      reply(m, new TurnStart(TurnStart.Outcome.STARTED, null));
+    }
     return this;
   }
 

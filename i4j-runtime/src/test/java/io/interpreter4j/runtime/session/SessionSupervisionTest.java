@@ -12,6 +12,7 @@ import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.supervision.Faults;
 import io.interpreter4j.runtime.supervision.Faults.Point;
+import io.interpreter4j.runtime.testing.FullDisk;
 import io.interpreter4j.runtime.testing.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -199,5 +200,41 @@ class SessionSupervisionTest {
     assertEquals(Session.TurnStart.Outcome.FAILED, refused.outcome());
     assertTrue(refused.reason().contains("No space left on device"), refused.reason());
     assertFalse(s.types().contains("user_message"), "no turn ran: " + s.types());
+  }
+
+  @Test
+  void aJournalOnAFilesystemThatFillsUpMidTurnFailsTheTurnLoudly() throws Exception {
+    FullDisk disk;
+    try {
+      disk = FullDisk.mount(tmp.resolve("small"), "1m");
+    } catch (java.io.IOException e) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(false, e.getMessage());
+      return;
+    }
+    try (disk) {
+      SessionHarness onDisk = new SessionHarness(testKit, disk.path().resolve("data"), work);
+      var s = onDisk.start(SessionIds.next(), cassette(cassetteJson(turn(null, "Hello."),
+              turn(null, "```python\nfor i in range(2000):\n    print('line', i, 'x' * 40)\n```"),
+              turn(null, "Done."))),
+          Approver.NOBODY, Map.of(), Faults.NONE);
+      assertEquals("done", s.turn("hi", TURN).status());
+      disk.fill();
+      EventPayload.TurnFinished failed = s.turn("print a lot", TURN);
+      assertEquals("failed", failed.status(), s.types());
+      assertTrue(failed.reason().contains("No space left on device"), failed.reason());
+      Path journal = disk.path().resolve("data/sessions").resolve(s.id).resolve("events.jsonl");
+      assertTrue(s.payloads(EventPayload.Error.class).stream().anyMatch(e -> e.message().contains(journal.toString())
+          && e.message().contains("No space left on device")), "an error event names the journal and the cause");
+      TestProbe<Session.TurnStart> answer = testKit.createTestProbe();
+      s.ref.tell(new Session.UserMessage("more?", answer.ref()));
+      assertEquals(Session.TurnStart.Outcome.FAILED, answer.receiveMessage(Duration.ofSeconds(5)).outcome());
+      TestProbe<Session.Status> status = testKit.createTestProbe();
+      s.ref.tell(new Session.GetStatus(status.ref()));
+      Session.Status now = status.receiveMessage(Duration.ofSeconds(5));
+      assertEquals(SessionStatus.FAILED, now.status());
+      assertTrue(now.failure().contains("No space left on device"), now.failure());
+      s.ref.tell(Session.Stop.INSTANCE);
+      testKit.createTestProbe().expectTerminated(s.ref, Duration.ofSeconds(10));
+    }
   }
 }

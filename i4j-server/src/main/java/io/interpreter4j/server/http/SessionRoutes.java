@@ -26,6 +26,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -45,6 +47,7 @@ public final class SessionRoutes extends AllDirectives {
   static final int DEFAULT_PAGE = 500;
   static final int MAX_PAGE = 5_000;
   private static final Duration STOP_WAIT = Duration.ofSeconds(5);
+  private static final Duration ASK_WAIT = Duration.ofSeconds(10);
   private static final Set<String> FORM_TYPES = Set.of("application/x-www-form-urlencoded",
       "multipart/form-data", "text/plain");
 
@@ -177,16 +180,31 @@ public final class SessionRoutes extends AllDirectives {
     });
   }
 
+  /** The session alone says whether a turn may start; its answer maps to 202, 409 (busy, failed) or 400 (empty). */
   private Route message(SessionEntry entry, ObjectNode body) {
     String text = Json.requiredText(body, "text");
-    ActorRef<Session.Command> session = liveSession(entry);
-    switch (entry.view().tryStartTurn()) {
-      case BUSY -> throw ApiError.conflict("a turn is running (status " + entry.view().status()
-          + "); wait for it to finish or interrupt it first");
-      case STOPPED -> throw ApiError.conflict("session '" + entry.id() + "' has stopped; start a new one");
-      case STARTED -> session.tell(new Session.UserMessage(text));
+    if (entry.view().stopped()) {
+      throw ApiError.conflict("session '" + entry.id() + "' has stopped; start a new one");
     }
-    return accepted(entry);
+    ActorRef<Session.Command> session = liveSession(entry);
+    return extractActorSystem(system -> {
+      CompletionStage<Route> answered = AskPattern.<Session.Command, Session.TurnStart>ask(session,
+              replyTo -> new Session.UserMessage(text, replyTo), ASK_WAIT, Adapter.toTyped(system).scheduler())
+          .handle((start, failure) -> {
+            if (failure != null) {
+              throw new ApiError(StatusCodes.SERVICE_UNAVAILABLE, "session_unavailable", "session '" + entry.id()
+                  + "' did not answer within " + ASK_WAIT.toSeconds() + " s; try again", List.of());
+            }
+            return switch (start.outcome()) {
+              case STARTED -> accepted(entry);
+              case BUSY -> throw ApiError.conflict("a turn is running (status " + entry.view().status()
+                  + "); wait for it to finish or interrupt it first");
+              case EMPTY -> throw ApiError.badRequest("\"text\" must not be blank; say what you want done");
+              case FAILED -> throw ApiError.conflict("session '" + entry.id() + "' failed: " + start.reason());
+            };
+          });
+      return onSuccess(answered, route -> route);
+    });
   }
 
   private Route interrupt(SessionEntry entry) {

@@ -86,7 +86,6 @@ public final class SessionFactory {
           }
           hub.attach(registration.id(), created.session());
           SessionEntry entry = registration.entry();
-          entry.view().tryStartTurn();
           created.session().tell(new Session.UserMessage(request.message()));
           return entry;
         })

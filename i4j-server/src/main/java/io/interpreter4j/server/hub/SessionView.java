@@ -18,11 +18,8 @@ import java.util.Set;
  */
 public final class SessionView {
 
-  /** Statuses in which a turn is running: a new message is refused (409). */
+  /** Statuses in which a turn is running (the session actor itself refuses a new message then). */
   public static final Set<String> RUNNING = Set.of("streaming", "awaiting_approval", "executing");
-
-  /** The outcome of {@link #tryStartTurn()}. */
-  public enum TurnStart { STARTED, BUSY, STOPPED }
 
   /** A block waiting for a person's decision. {@code risk} and {@code flags} are copied when the event has them. */
   public record PendingApproval(int block, String language, String code, JsonNode risk, JsonNode flags) {}
@@ -111,21 +108,6 @@ public final class SessionView {
       runningBlock = null;
       runningLanguage = null;
     }
-  }
-
-  /**
-   * Claims the session for a new turn: refused while one runs or after the session stopped. The status turns to
-   * {@code streaming} at once, so two messages sent together cannot both be accepted.
-   */
-  public synchronized TurnStart tryStartTurn() {
-    if (stopped) {
-      return TurnStart.STOPPED;
-    }
-    if (RUNNING.contains(status)) {
-      return TurnStart.BUSY;
-    }
-    status = "streaming";
-    return TurnStart.STARTED;
   }
 
   public synchronized void markStopped() {
