@@ -119,4 +119,22 @@ class TaskRunnerTest {
     assertEquals(TaskStatus.ERROR, r.status());
     assertEquals("the session ended before its turn finished", r.error());
   }
+
+  @Test
+  void aSessionWhoseJournalCannotBeWrittenFailsTheTaskWithTheCause() throws Exception {
+    Path devFull = Path.of("/dev/full");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(devFull), "needs /dev/full (Linux)");
+    String id = "s-full-" + System.nanoTime();
+    Path journal = fx.data.resolve("sessions").resolve(id).resolve("events.jsonl");
+    Files.createDirectories(journal.getParent());
+    Files.createSymbolicLink(journal, devFull); // a device that is always full: every write fails with ENOSPC
+    TestProbe<TaskRunner.Reply> probe = testKit.createTestProbe();
+    ActorRef<TaskRunner.Command> runner = testKit.spawn(TaskRunner.create(task("heal", null), id,
+        env(BatchFixture::models), probe.getRef()));
+    probe.expectMessageClass(TaskRunner.Started.class, WITHIN);
+    TaskResult r = probe.expectMessageClass(TaskRunner.Finished.class, WITHIN).result();
+    assertEquals(TaskStatus.FAILED, r.status());
+    assertTrue(r.error().contains("No space left on device") && r.error().contains(journal.toString()), r.error());
+    probe.expectTerminated(runner, WITHIN);
+  }
 }
