@@ -1,11 +1,9 @@
 package io.interpreter4j.providers;
 
-import static io.interpreter4j.providers.testing.FakeModelServer.openAiDelta;
-import static io.interpreter4j.providers.testing.FakeModelServer.openAiStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.interpreter4j.core.config.ConfigLoader;
 import io.interpreter4j.core.config.Settings;
@@ -13,6 +11,8 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.providers.testing.FakeModelServer;
+import io.interpreter4j.providers.testing.WireReply;
+import io.interpreter4j.providers.tools.ToolCalling;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.Session;
@@ -29,15 +29,18 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.http.javadsl.Http;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real session under auto-approval (as with {@code -y}) whose model is the OpenAI-compatible provider talking to a
- * server that cuts its first reply in the middle of a code block: nothing of the cut reply is shown as a block or run;
- * the session retries and runs the block of the whole answer.
+ * A real session under auto-approval (as with {@code -y}) whose model, for each wire format in markdown and in tool
+ * mode, talks to a server that cuts its first reply in the middle of a code block: nothing of the cut reply is shown
+ * as a block or run; the session retries and runs the block of the whole answer. Needs python3, as the runtime's
+ * session tests do.
  */
 class CutStreamSessionTest {
 
@@ -45,8 +48,6 @@ class CutStreamSessionTest {
   private static final Duration TURN = Duration.ofSeconds(60);
   private static final HostInfo HOST = new HostInfo("Linux", "test", "amd64", "tester", "/tmp", "/bin/bash", "3",
       List.of("python", "bash"));
-  private static final String HALF = "Computing.\n\n```python\nprint(str(6*7)";
-  private static final String WHOLE = "Computing.\n\n```python\nprint(str(6*7))\n```\n";
 
   @TempDir Path tmp;
 
@@ -56,35 +57,35 @@ class CutStreamSessionTest {
     TESTKIT.shutdownTestKit();
   }
 
-  @Test
-  void aStreamCutInsideABlockIsRetriedAndOnlyTheWholeAnswerRuns() throws Exception {
-    assumeTrue(python3Present(), "python3 is not on the PATH: this test runs the block in a real Python REPL");
+  @ParameterizedTest
+  @EnumSource(WireReply.class)
+  void aStreamCutInsideABlockIsRetriedAndOnlyTheWholeAnswerRuns(WireReply wire) throws Exception {
     try (FakeModelServer server = FakeModelServer.start(
-        // The first reply stops after half a line of code: no finish_reason, no [DONE], a clean close (FIN).
-        ex -> ex.startEventStream().chunk(openAiDelta(HALF) + "\n\n").close(),
-        ex -> ex.startEventStream().chunk(openAiStream(List.of(WHOLE), "\n", true)).end(),
-        ex -> ex.startEventStream().chunk(openAiStream(List.of("The answer is 42."), "\n", true)).end())) {
-      Running session = start(server);
+        // The first reply stops after print(str(6*7) with no end marker, and the connection closes (FIN).
+        ex -> ex.startEventStream().chunk(wire.head() + wire.firstHalf()).close(),
+        ex -> ex.startEventStream().chunk(wire.whole()).end(),
+        ex -> ex.startEventStream().chunk(wire.text("The answer is 42.")).end())) {
+      Running session = start(server, wire);
 
       EventPayload.TurnFinished done = session.turn("what is 6*7?");
 
       assertEquals("done", done.status(), session.types());
       List<EventPayload.CodeBlockEvent> blocks = session.payloads(EventPayload.CodeBlockEvent.class);
-      assertEquals(1, blocks.size(), session.types() + "\n" + session.all);
-      assertEquals("print(str(6*7))", blocks.get(0).code());
-      assertEquals(false, blocks.get(0).unterminated());
+      assertEquals(1, blocks.size(), session.types());
+      assertEquals(WireReply.CODE, blocks.get(0).code());
+      assertFalse(blocks.get(0).unterminated());
       assertEquals(1, session.payloads(EventPayload.ExecStarted.class).size(), session.types());
       assertEquals(0, session.payloads(EventPayload.ExecFinished.class).get(0).exit_code());
       assertTrue(session.output().contains("42"), session.output());
       List<EventPayload.Retry> retries = session.payloads(EventPayload.Retry.class);
       assertEquals(1, retries.size(), session.types());
-      assertTrue(retries.get(0).reason().contains("no finish_reason or [DONE]"), retries.get(0).reason());
+      assertTrue(retries.get(0).reason().contains("no " + wire.expectedEnd()), retries.get(0).reason());
       assertTrue(session.types().startsWith("session_started,user_message,retry,code_block,"), session.types());
       assertEquals(3, server.requests().size());
     }
   }
 
-  private Running start(FakeModelServer server) throws Exception {
+  private Running start(FakeModelServer server, WireReply wire) throws Exception {
     Path work = Files.createDirectories(tmp.resolve("work"));
     Path data = tmp.resolve("data");
     Settings settings = Settings.from(ConfigLoader.load(null, Map.of(
@@ -93,10 +94,10 @@ class CutStreamSessionTest {
         "interpreter4j.approval.mode", "auto",
         "interpreter4j.model-retry.min-backoff", "10ms"),
         Map.of("XDG_CONFIG_HOME", data.resolve("no-config").toString())), Map.of());
-    ModelProvider provider = ProviderRegistry.create("openai/gpt-4o-mini", Optional.of(server.baseUrl()),
+    ModelProvider provider = ProviderRegistry.create(wire.model(), Optional.of(server.baseUrl()),
         Optional.of("sk-test"), Map.of(), TESTKIT.system(), ProviderSettings.defaults()
             .withRetry(settings.modelAttempts(), settings.minBackoff(), settings.maxBackoff())
-            .withToolCalling(io.interpreter4j.providers.tools.ToolCalling.OFF));
+            .withToolCalling(wire.tools() ? ToolCalling.ON : ToolCalling.OFF));
     Running running = new Running();
     SessionSpec spec = new SessionSpec(SessionIds.next(), settings, provider, Approver.NOBODY, HOST,
         List.of(running::accept));
@@ -104,14 +105,9 @@ class CutStreamSessionTest {
     return running;
   }
 
-  private static boolean python3Present() {
-    return System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH").split(":"))
-        .anyMatch(dir -> Files.isExecutable(Path.of(dir, "python3")));
-  }
-
   /** A started session and the events it published. */
   private static final class Running {
-    volatile org.apache.pekko.actor.typed.ActorRef<Session.Command> ref;
+    volatile ActorRef<Session.Command> ref;
     final LinkedBlockingQueue<Event> queue = new LinkedBlockingQueue<>();
     final List<Event> all = new CopyOnWriteArrayList<>();
 

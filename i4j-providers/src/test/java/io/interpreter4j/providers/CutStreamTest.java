@@ -1,6 +1,7 @@
 package io.interpreter4j.providers;
 
-import static io.interpreter4j.providers.testing.FakeModelServer.jsonString;
+import static io.interpreter4j.providers.testing.WireReply.CODE;
+import static io.interpreter4j.providers.testing.WireReply.HALF;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.providers.testing.FakeModelServer;
+import io.interpreter4j.providers.testing.WireReply;
 import io.interpreter4j.providers.tools.ToolCalling;
 import io.interpreter4j.runtime.llm.LlmStreamer;
 import io.interpreter4j.runtime.llm.ModelProvider;
@@ -43,8 +45,6 @@ class CutStreamTest {
   private static final ActorTestKit TESTKIT = ActorTestKit.create();
   private static final Duration WITHIN = Duration.ofSeconds(30);
   private static final int ATTEMPTS = 3;
-  private static final String CODE = "print(str(6*7))";
-  private static final String HALF = "print(str(6*7)";
   private static final ModelRequest REQUEST = new ModelRequest("", List.of(ChatMessage.user("what is 6*7?")));
   private static final AtomicInteger CALLS = new AtomicInteger();
 
@@ -55,12 +55,13 @@ class CutStreamTest {
   }
 
   static Stream<Arguments> wiresAndModes() {
-    return Stream.of(Wire.values()).flatMap(wire -> Stream.of(Arguments.of(wire, true), Arguments.of(wire, false)));
+    return Stream.of(WireReply.values())
+        .flatMap(wire -> Stream.of(Arguments.of(wire, true), Arguments.of(wire, false)));
   }
 
   @ParameterizedTest(name = "{0}, first block only: {1}")
   @MethodSource("wiresAndModes")
-  void aCutStreamIsRetriedAndOnlyTheRetriedAnswerComesOut(Wire wire, boolean firstBlockOnly) throws Exception {
+  void aCutStreamIsRetriedAndOnlyTheRetriedAnswerComesOut(WireReply wire, boolean firstBlockOnly) throws Exception {
     try (FakeModelServer server = FakeModelServer.start(
         // cut mid-code; the connection closes (FIN) without the body's last chunk
         ex -> ex.startEventStream().chunk(wire.head() + wire.firstHalf()).close(),
@@ -81,7 +82,7 @@ class CutStreamTest {
 
   @ParameterizedTest(name = "{0}, first block only: {1}")
   @MethodSource("wiresAndModes")
-  void aStreamCutOnEveryAttemptFailsAfterTheAttemptsWithoutABlock(Wire wire, boolean firstBlockOnly)
+  void aStreamCutOnEveryAttemptFailsAfterTheAttemptsWithoutABlock(WireReply wire, boolean firstBlockOnly)
       throws Exception {
     String cut = wire.head() + wire.firstHalf();
     try (FakeModelServer server = FakeModelServer.start(
@@ -107,7 +108,8 @@ class CutStreamTest {
 
   @ParameterizedTest(name = "{0}, first block only: {1}")
   @MethodSource("wiresAndModes")
-  void aNaturalEndInsideAnOpenFenceOffersTheBlockUnterminated(Wire wire, boolean firstBlockOnly) throws Exception {
+  void aNaturalEndInsideAnOpenFenceOffersTheBlockUnterminated(WireReply wire, boolean firstBlockOnly)
+      throws Exception {
     try (FakeModelServer server = FakeModelServer.start(
         ex -> ex.startEventStream().chunksOf(11, wire.head() + wire.firstHalf() + wire.endOfTokens()).end())) {
       Call call = call(wire, server, firstBlockOnly);
@@ -121,7 +123,7 @@ class CutStreamTest {
 
   @ParameterizedTest(name = "{0}, first block only: {1}")
   @MethodSource("wiresAndModes")
-  void aCutBeforeAnyTextIsRetriedByTheProviderAndStillReportedAsARetry(Wire wire, boolean firstBlockOnly)
+  void aCutBeforeAnyTextIsRetriedByTheProviderAndStillReportedAsARetry(WireReply wire, boolean firstBlockOnly)
       throws Exception {
     try (FakeModelServer server = FakeModelServer.start(
         ex -> ex.startEventStream().chunk(wire.silentHead()).end(),
@@ -173,7 +175,7 @@ class CutStreamTest {
   }
 
   /** One model call through a real streamer, acknowledging each piece as the session does. */
-  private static Call call(Wire wire, FakeModelServer server, boolean firstBlockOnly) {
+  private static Call call(WireReply wire, FakeModelServer server, boolean firstBlockOnly) {
     ProviderSettings settings = ProviderSettings.defaults()
         .withRetry(ATTEMPTS, Duration.ofMillis(10), Duration.ofMillis(50))
         .withStallTimeout(Duration.ofSeconds(10))
@@ -199,125 +201,6 @@ class CutStreamTest {
         TESTKIT.stop(streamer);
         return new Call(replies);
       }
-    }
-  }
-
-  /**
-   * A reply whose code is {@value #CODE}, in one wire format and mode, in parts: {@link #head} (up to the code),
-   * {@link #firstHalf} (the code up to its last parenthesis), then either the rest with the natural end
-   * ({@link #whole}) or a natural end right there (the model ran out of tokens: {@link #endOfTokens}).
-   */
-  enum Wire {
-    OPENAI_MARKDOWN("openai/gpt-4o-mini", false, "finish_reason or [DONE]"),
-    OPENAI_TOOLS("openai/gpt-4o-mini", true, "finish_reason or [DONE]"),
-    ANTHROPIC_MARKDOWN("anthropic/claude-sonnet-4-5", false, "message_stop"),
-    ANTHROPIC_TOOLS("anthropic/claude-sonnet-4-5", true, "message_stop");
-
-    private final String model;
-    private final boolean tools;
-    private final String expectedEnd;
-
-    Wire(String model, boolean tools, String expectedEnd) {
-      this.model = model;
-      this.tools = tools;
-      this.expectedEnd = expectedEnd;
-    }
-
-    String model() {
-      return model;
-    }
-
-    boolean tools() {
-      return tools;
-    }
-
-    String expectedEnd() {
-      return expectedEnd;
-    }
-
-    boolean openAi() {
-      return this == OPENAI_MARKDOWN || this == OPENAI_TOOLS;
-    }
-
-    /** The reply's first events, which carry no text. */
-    String silentHead() {
-      return openAi()
-          ? openAi("{\"role\":\"assistant\",\"content\":\"\"}", null)
-          : anthropic("message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"role\":"
-              + "\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":20,\"output_tokens\":1}}}");
-    }
-
-    String head() {
-      if (openAi()) {
-        return silentHead() + (tools
-            ? openAi("{\"content\":\"Computing.\"}", null) + openAi("{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\","
-                + "\"type\":\"function\",\"function\":{\"name\":\"execute\",\"arguments\":\"\"}}]}", null)
-            : openAi("{\"content\":" + jsonString("Computing.\n\n```python\n") + "}", null));
-      }
-      String text = anthropic("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
-          + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}") + textDelta(tools ? "Computing." : "Computing.\n\n```python\n");
-      return silentHead() + text + (tools
-          ? anthropic("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}")
-              + anthropic("content_block_start", "{\"type\":\"content_block_start\",\"index\":1,\"content_block\":"
-                  + "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"execute\",\"input\":{}}}")
-          : "");
-    }
-
-    String firstHalf() {
-      return piece(tools ? "{\"language\": \"python\", \"code\": \"" + HALF : HALF);
-    }
-
-    String whole() {
-      String rest = piece(tools ? ")\"}" : ")\n```\nDone.");
-      return head() + firstHalf() + rest + (openAi()
-          ? openAi("{}", tools ? "tool_calls" : "stop") + openAiUsage() + "data: [DONE]\n\n"
-          : blockStop() + messageEnd(tools ? "tool_use" : "end_turn"));
-    }
-
-    /** The natural end of a reply that ran out of tokens where it stands. */
-    String endOfTokens() {
-      return openAi()
-          ? openAi("{}", "length") + openAiUsage() + "data: [DONE]\n\n"
-          : blockStop() + messageEnd("max_tokens");
-    }
-
-    private String piece(String text) {
-      if (openAi()) {
-        return tools
-            ? openAi("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":" + jsonString(text) + "}}]}", null)
-            : openAi("{\"content\":" + jsonString(text) + "}", null);
-      }
-      return tools
-          ? anthropic("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":1,\"delta\":"
-              + "{\"type\":\"input_json_delta\",\"partial_json\":" + jsonString(text) + "}}")
-          : textDelta(text);
-    }
-
-    private String blockStop() {
-      return anthropic("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":" + (tools ? 1 : 0) + "}");
-    }
-
-    private static String openAi(String delta, String finishReason) {
-      return "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":" + delta
-          + ",\"finish_reason\":" + (finishReason == null ? "null" : "\"" + finishReason + "\"") + "}]}\n\n";
-    }
-
-    private static String openAiUsage() {
-      return "data: {\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":20,\"completion_tokens\":9}}\n\n";
-    }
-
-    private static String textDelta(String text) {
-      return anthropic("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
-          + "\"delta\":{\"type\":\"text_delta\",\"text\":" + jsonString(text) + "}}");
-    }
-
-    private static String messageEnd(String stopReason) {
-      return anthropic("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" + stopReason
-          + "\"},\"usage\":{\"output_tokens\":9}}") + anthropic("message_stop", "{\"type\":\"message_stop\"}");
-    }
-
-    private static String anthropic(String event, String data) {
-      return "event: " + event + "\ndata: " + data + "\n\n";
     }
   }
 }
