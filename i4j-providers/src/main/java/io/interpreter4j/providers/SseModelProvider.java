@@ -10,6 +10,7 @@ import io.interpreter4j.providers.context.TokenCounter;
 import io.interpreter4j.providers.http.Endpoint;
 import io.interpreter4j.providers.http.SseModelClient;
 import io.interpreter4j.providers.http.WireDecoder;
+import io.interpreter4j.providers.tools.ExecuteCall;
 import io.interpreter4j.providers.tools.ExecuteTool;
 import io.interpreter4j.providers.tools.ToolCallFences;
 import io.interpreter4j.providers.tools.ToolCallLedger;
@@ -19,6 +20,7 @@ import io.interpreter4j.runtime.llm.ModelProvider;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
@@ -31,7 +33,8 @@ import org.apache.pekko.stream.javadsl.Source;
 /**
  * A model behind an HTTP API that streams its reply as server-sent events. This class fits the conversation to the
  * context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
- * write; a subclass says only where its API lives and how it is spoken. One attempt per stream.
+ * write; a subclass says only where its API lives and how it is spoken. One attempt per stream; a stream that
+ * stops before the reply's natural end fails (retryably), and the tool calls it made are taken back.
  */
 public abstract class SseModelProvider implements ModelProvider {
 
@@ -88,9 +91,21 @@ public abstract class SseModelProvider implements ModelProvider {
     HttpRequest http = withHeaders(HttpRequest.POST(endpoint.baseUrl() + path())
         .withEntity(ContentTypes.APPLICATION_JSON, body.getBytes(StandardCharsets.UTF_8))
         .addHeader(Accept.create(MediaRanges.create(MediaTypes.TEXT_EVENT_STREAM))), endpoint.apiKey());
-    return client.stream(http, target, () -> decoder(endpoint.baseUrl(),
-            toolCalling ? new ToolCallFences(ledger::record, toolCallIdPrefix()) : null))
-        .via(WeakModelRepairs.wrappedCode());
+    return Source.fromMaterializer((mat, attributes) -> {
+      List<ExecuteCall> made = new CopyOnWriteArrayList<>();
+      return client.stream(http, target, () -> decoder(endpoint.baseUrl(), toolCalling ? new ToolCallFences(call -> {
+            made.add(call);
+            ledger.record(call);
+          }, toolCallIdPrefix()) : null))
+          .watchTermination((notUsed, done) -> {
+            done.whenComplete((d, failure) -> {
+              if (failure != null) {
+                ledger.forget(made);
+              }
+            });
+            return notUsed;
+          });
+    }).mapMaterializedValue(m -> NotUsed.notUsed()).via(WeakModelRepairs.wrappedCode());
   }
 
   /** The tokens of the window kept free for the reply. */

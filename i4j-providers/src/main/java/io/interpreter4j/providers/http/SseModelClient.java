@@ -8,9 +8,11 @@ import io.interpreter4j.providers.sse.SseFraming;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.pekko.NotUsed;
@@ -22,7 +24,11 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.settings.ClientConnectionSettings;
 import org.apache.pekko.http.javadsl.settings.ConnectionPoolSettings;
+import org.apache.pekko.http.scaladsl.model.EntityStreamException;
+import org.apache.pekko.japi.pf.PFBuilder;
+import org.apache.pekko.stream.Graph;
 import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.SourceShape;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 
@@ -109,21 +115,44 @@ public final class SseModelClient {
           .flatMapConcat(text -> Source.failed(new ModelException(endpoint.baseUrl() + " answered with JSON instead "
               + "of an event stream; does it support stream=true? " + HttpFailures.providerMessage(text), false)));
     }
+    AtomicLong received = new AtomicLong();
     return response.entity().withoutSizeLimit().getDataBytes()
+        .map(bytes -> {
+          received.addAndGet(bytes.size());
+          return bytes;
+        })
         .idleTimeout(settings.stallTimeout())
         .via(SseFraming.events(settings.maxEventSize()))
         .map(decoder::decode)
         .takeWhile(chunks -> !decoder.finished(), true)
+        // The reply reached its natural end and only what follows it (usage, [DONE]) was lost: the reply stands.
+        .recoverWithRetries(1, new PFBuilder<Throwable, Graph<SourceShape<List<LlmChunk>>, NotUsed>>()
+            .match(Throwable.class, e -> decoder.complete() && HttpFailures.isTransportFault(e), e -> Source.empty())
+            .build())
+        .mapError(Throwable.class, e -> !decoder.complete() && truncated(e)
+            ? cut(decoder, received.get(), "the connection closed in the middle of the response")
+            : e)
         .mapConcat(chunks -> chunks)
-        .concatLazy(Source.lazySource(() -> {
-          if (decoder.complete()) {
-            return Source.<LlmChunk>empty();
-          }
-          gate.recordFailure();
-          return Source.<LlmChunk>failed(new ModelException("the stream from " + endpoint.baseUrl()
-              + " ended before the reply was complete (no " + decoder.expectedEnd() + ")", true));
-        }))
+        .concatLazy(Source.lazySource(() -> decoder.complete()
+            ? Source.<LlmChunk>empty()
+            : Source.<LlmChunk>failed(cut(decoder, received.get(), "the server ended the response"))))
         .mapMaterializedValue(m -> NotUsed.notUsed());
+  }
+
+  /**
+   * The failure of a stream that stopped before the reply's natural end: retryable, as a new attempt will likely
+   * get the whole reply; its partial output must not be taken for the answer (a half code block would run).
+   */
+  private ModelException cut(WireDecoder decoder, long bytes, String how) {
+    gate.recordFailure();
+    return new ModelException("the stream from " + endpoint.baseUrl() + " ended before the reply was complete (no "
+        + decoder.expectedEnd() + "): " + how + " after " + bytes + (bytes == 1 ? " byte" : " bytes"), true);
+  }
+
+  /** A connection closed cleanly while a chunked or sized body was still arriving. */
+  private static boolean truncated(Throwable error) {
+    return error instanceof EntityStreamException e && e.getMessage() != null
+        && e.getMessage().startsWith("Entity stream truncation");
   }
 
   private static Optional<String> header(HttpResponse response, String name) {

@@ -23,6 +23,11 @@ public final class ToolCallLedger {
     }
   }
 
+  /** Takes back the calls of a reply that failed (a cut stream): its retry makes its own, and nothing of it ran. */
+  public synchronized void forget(List<ExecuteCall> failed) {
+    calls.removeAll(failed);
+  }
+
   public synchronized List<ExecuteCall> calls() {
     return List.copyOf(calls);
   }

@@ -176,4 +176,14 @@ class AnthropicProviderTest {
       assertFalse(server.requests().isEmpty());
     }
   }
+
+  @Test
+  void aConnectionClosedRightAfterMessageStopKeepsTheReply() throws Exception {
+    // message_stop is the last word: a FIN without the body's last chunk after it cuts nothing.
+    try (FakeModelServer server = FakeModelServer.start(
+        ex -> ex.startEventStream().chunk(messageStream("\n", "all of it")).close())) {
+      assertEquals("all of it" + RUN_LS, text(run(provider(server).stream(REQUEST))));
+      assertEquals(1, server.requests().size());
+    }
+  }
 }

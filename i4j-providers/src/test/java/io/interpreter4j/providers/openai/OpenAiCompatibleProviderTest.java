@@ -213,10 +213,69 @@ class OpenAiCompatibleProviderTest {
 
       ModelException e = failure(provider(server, twice).stream(REQUEST));
 
-      assertTrue(e.getMessage().contains("ended before the reply was complete"), e.getMessage());
+      assertTrue(e.getMessage().contains("ended before the reply was complete (no finish_reason or [DONE]): the "
+          + "server ended the response after 18 bytes"), e.getMessage());
       assertTrue(e.getMessage().contains("gave up after 2 attempts"), e.getMessage());
       assertFalse(e.retryable());
       assertEquals(2, server.requests().size());
+    }
+  }
+
+  @Test
+  void aStreamCutMidResponseNamesTheCutAndTheBytesReceived() throws Exception {
+    String half = openAiDelta("print(str(6*7)") + "\n\n";
+    try (FakeModelServer server = FakeModelServer.start(
+        ex -> ex.startEventStream().chunk(half).close(),
+        ex -> ex.startCloseDelimitedEventStream().raw(half).close())) {
+      List<String> failures = new CopyOnWriteArrayList<>();
+      for (int attempt = 0; attempt < 2; attempt++) {
+        failures.add(failure(provider(server, SETTINGS).stream(REQUEST)).getMessage());
+      }
+      int bytes = half.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+
+      assertEquals(List.of(
+          ResilientProvider.INTERRUPTED + "the stream from " + server.baseUrl() + " ended before the reply was complete"
+              + " (no finish_reason or [DONE]): the connection closed in the middle of the response after " + bytes
+              + " bytes",
+          ResilientProvider.INTERRUPTED + "the stream from " + server.baseUrl() + " ended before the reply was complete"
+              + " (no finish_reason or [DONE]): the server ended the response after " + bytes + " bytes"), failures);
+    }
+  }
+
+  @Test
+  void aFinishReasonWithoutDoneOrADoneWithoutFinishReasonIsANaturalEnd() throws Exception {
+    // Servers differ: some send finish_reason and close, some send [DONE] alone; either ends the reply.
+    String finishOnly = openAiDelta("one") + "\n\n"
+        + "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
+    String doneOnly = openAiDelta("two") + "\n\n" + "data: [DONE]\n\n";
+    try (FakeModelServer server = FakeModelServer.start(
+        ex -> ex.startEventStream().chunk(finishOnly).end(),
+        ex -> ex.startEventStream().chunk(doneOnly).end(),
+        ex -> ex.startCloseDelimitedEventStream().raw(finishOnly).close())) {
+      assertEquals("one", text(run(provider(server, SETTINGS).stream(REQUEST))));
+      assertEquals("two", text(run(provider(server, SETTINGS).stream(REQUEST))));
+      assertEquals("one", text(run(provider(server, SETTINGS).stream(REQUEST))));
+      assertEquals(3, server.requests().size(), "no retry");
+    }
+  }
+
+  @Test
+  void aConnectionLostAfterTheFinishReasonKeepsTheReply() throws Exception {
+    // The reply reached its end; only the usage and [DONE] after it are lost, to a cut or to a stall.
+    String finished = openAiDelta("whole") + "\n\n"
+        + "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}\n\n";
+    CompletableFuture<Boolean> abortSeen = new CompletableFuture<>();
+    try (FakeModelServer server = FakeModelServer.start(
+        ex -> ex.startEventStream().chunk(finished).close(),
+        ex -> {
+          ex.startEventStream().chunk(finished);
+          abortSeen.complete(ex.awaitClientClose(20_000));
+        })) {
+      assertEquals("whole", text(run(provider(server, SETTINGS).stream(REQUEST))));
+      ProviderSettings stallFast = SETTINGS.withStallTimeout(Duration.ofMillis(300));
+      assertEquals("whole", text(run(provider(server, stallFast).stream(REQUEST))));
+      assertTrue(abortSeen.get(30, TimeUnit.SECONDS), "the stalled connection was closed by the client");
+      assertEquals(2, server.requests().size(), "no retry");
     }
   }
 

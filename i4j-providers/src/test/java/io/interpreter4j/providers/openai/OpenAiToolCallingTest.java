@@ -4,6 +4,7 @@ import static io.interpreter4j.providers.testing.FakeModelServer.jsonString;
 import static io.interpreter4j.providers.testing.FakeModelServer.openAiStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -136,6 +138,33 @@ class OpenAiToolCallingTest {
         assertEquals(result, tool.get("content").asText());
         assertTrue(tool.get("content").asText().contains("42"));
       }
+    }
+  }
+
+  @Test
+  void theCallsOfACutReplyAreNotGivenBackOnceItsRetryMadeItsOwn() throws Exception {
+    String whole = toolCallStream("call_1", ARGUMENTS, 1000);
+    // call_1 complete, then a second call cut mid-arguments: the reply fails and is retried
+    String cut = whole.substring(0, whole.indexOf("data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},"))
+        + "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":"
+        + "\"call_9\",\"type\":\"function\",\"function\":{\"name\":\"execute\",\"arguments\":"
+        + jsonString("{\"language\":\"bash\",\"code\":\"rm -r") + "}}]},\"finish_reason\":null}]}\n\n";
+    try (FakeModelServer server = FakeModelServer.start(
+        ex -> ex.startEventStream().chunk(cut).close(),
+        ex -> ex.startEventStream().chunk(toolCallStream("call_2", ARGUMENTS, 1000)).end(),
+        ex -> ex.startEventStream().chunk(openAiStream(List.of("It is 42."), "\n", true)).end())) {
+      ResilientProvider provider = provider("openai/gpt-4o-mini", server, SETTINGS);
+      assertThrows(ExecutionException.class, () -> run(provider, TASK));
+      List<Segment> segments = SessionView.segments(run(provider, TASK), SYSTEM);
+
+      List<ChatMessage> history = new ArrayList<>(TASK);
+      history.add(ChatMessage.assistant(SessionView.kept(segments)));
+      history.add(ChatMessage.user(PromptBuilder.blockResult(1, "python", 0, false, false, "42\n", null)));
+      assertEquals("It is 42.", text(run(provider, history)));
+
+      JsonNode assistant = JSON.readTree(server.requests().get(2).body()).get("messages").get(2);
+      assertEquals(1, assistant.get("tool_calls").size(), assistant.toString());
+      assertEquals("call_2", assistant.at("/tool_calls/0/id").asText());
     }
   }
 

@@ -183,6 +183,31 @@ public final class FakeModelServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Status line and headers of an event stream with neither a length nor chunked encoding: the body ends when the
+     * server closes the connection, as servers speaking HTTP/1.0 send it. Write its bytes with {@link #raw}.
+     */
+    public Exchange startCloseDelimitedEventStream() throws IOException {
+      write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.ISO_8859_1));
+      return this;
+    }
+
+    /** Sends {@code text} as it is, flushed (the body of a close-delimited response). */
+    public Exchange raw(String text) throws IOException {
+      write(text.getBytes(StandardCharsets.UTF_8));
+      return this;
+    }
+
+    /**
+     * Closes the connection cleanly (FIN) wherever the response is: without the last chunk, a chunked body is cut;
+     * a close-delimited body ends here.
+     */
+    public void close() throws IOException {
+      socket.shutdownOutput();
+      socket.close();
+    }
+
     /** The last chunk: the body ends cleanly. */
     public void end() throws IOException {
       write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));

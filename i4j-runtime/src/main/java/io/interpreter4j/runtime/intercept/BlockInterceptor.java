@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.javadsl.Flow;
+import org.apache.pekko.stream.javadsl.Source;
 
 /** Stream stages that turn the model's streamed answer into prose and code-block segments. */
 public final class BlockInterceptor {
@@ -16,16 +17,20 @@ public final class BlockInterceptor {
 
   /**
    * Scans the answer's text for fenced code blocks with a fresh {@link FenceScanner} per materialisation.
-   * When upstream completes, the scanner's held-back text and any unterminated block are emitted.
+   * When upstream completes, the scanner's held-back text and any unterminated block are emitted; when it fails
+   * (a cut model stream), nothing more is: half a block must not reach the approval gate as a block.
    * {@link LlmChunk.Usage} is dropped: the streamer taps it before this stage.
    */
   public static Flow<LlmChunk, Segment, NotUsed> codeBlocks(String defaultLanguage, int firstBlockIndex) {
     return Flow.<LlmChunk>create()
+        .map(Optional::of)
+        // The end marker follows a completed upstream only: a failure overtakes it.
+        .concat(Source.single(Optional.<LlmChunk>empty()))
         .<FenceScanner, List<Segment>>statefulMap(
             () -> new FenceScanner(defaultLanguage, firstBlockIndex),
-            (scanner, chunk) -> Pair.create(scanner, scan(scanner, chunk)),
-            // Also called on cancel and failure, where the result is discarded; finish() is pure so that is harmless.
-            scanner -> Optional.of(scanner.finish()))
+            (scanner, chunk) -> Pair.create(scanner, chunk.isPresent() ? scan(scanner, chunk.get()) : scanner.finish()),
+            // statefulMap emits this on upstream failure too (Pekko 1.x), before failing: so nothing here.
+            scanner -> Optional.empty())
         .mapConcat(segments -> segments)
         .named("code-blocks");
   }

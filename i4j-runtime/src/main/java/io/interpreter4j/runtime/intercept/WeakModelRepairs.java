@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.javadsl.Flow;
+import org.apache.pekko.stream.javadsl.Source;
 
 /** Stream stages that repair what weak models write, before the block interceptor reads it. */
 public final class WeakModelRepairs {
@@ -16,15 +17,19 @@ public final class WeakModelRepairs {
   /**
    * Code wrapped as JSON or as a tool call written out as text becomes a fenced block ({@link WrappedCodeRepair},
    * a fresh one per materialisation). Text that cannot be such a wrapper passes at once; usage passes untouched.
-   * What is held back when upstream completes comes out then, repaired or as it was.
+   * What is held back when upstream completes comes out then, repaired or as it was; when it fails, nothing does.
    */
   public static Flow<LlmChunk, LlmChunk, NotUsed> wrappedCode() {
     return Flow.<LlmChunk>create()
+        .map(Optional::of)
+        // The end marker follows a completed upstream only: a failure overtakes it.
+        .concat(Source.single(Optional.<LlmChunk>empty()))
         .<WrappedCodeRepair, List<LlmChunk>>statefulMap(
             WrappedCodeRepair::new,
-            (repair, chunk) -> Pair.create(repair, repaired(repair, chunk)),
-            // Also called on cancel and failure, where the result is discarded.
-            repair -> Optional.of(text(repair.finish())))
+            (repair, chunk) -> Pair.create(repair,
+                chunk.isPresent() ? repaired(repair, chunk.get()) : text(repair.finish())),
+            // statefulMap emits this on upstream failure too (Pekko 1.x), before failing: so nothing here.
+            repair -> Optional.empty())
         .mapConcat(chunks -> chunks)
         .named("repair-wrapped-code");
   }

@@ -1,6 +1,7 @@
 package io.interpreter4j.runtime.intercept;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.intercept.CodeBlock;
@@ -8,7 +9,10 @@ import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.LlmChunk;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
@@ -64,6 +68,30 @@ class BlockInterceptorTest {
 
     assertEquals(new Segment.BlockClosed(new CodeBlock(3, "bash", "bash", "echo 1\necho", true, true)),
         segments.get(segments.size() - 1));
+  }
+
+  @Test
+  void aFailedUpstreamFlushesNoBlockAndTheFailureReachesTheEnd() throws Exception {
+    // Upstream fails only once the block has opened downstream: the failure must not close the block.
+    CompletableFuture<LlmChunk> cut = new CompletableFuture<>();
+    List<Segment> seen = new CopyOnWriteArrayList<>();
+    CompletionStage<List<Segment>> result = Source.from(deltas("Run:\n```python\nprint(str(6*7)"))
+        .concat(Source.completionStage(cut))
+        .via(BlockInterceptor.codeBlocks("python", 1))
+        .via(BlockInterceptor.untilFirstBlock())
+        .map(segment -> {
+          seen.add(segment);
+          if (segment instanceof Segment.BlockOpen) {
+            cut.completeExceptionally(new IllegalStateException("stream cut"));
+          }
+          return segment;
+        })
+        .runWith(Sink.seq(), testKit.system());
+
+    ExecutionException e = assertThrows(ExecutionException.class,
+        () -> result.toCompletableFuture().get(5, TimeUnit.SECONDS));
+    assertEquals("stream cut", e.getCause().getMessage());
+    assertEquals(List.of(new Segment.Text("Run:\n"), new Segment.BlockOpen(1, "python", "python", true)), seen);
   }
 
   @Test

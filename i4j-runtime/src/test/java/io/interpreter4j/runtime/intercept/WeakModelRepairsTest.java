@@ -1,12 +1,17 @@
 package io.interpreter4j.runtime.intercept;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.LlmChunk;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -46,6 +51,33 @@ class WeakModelRepairsTest {
   private static String text(List<Segment> segments) {
     return segments.stream().filter(s -> s instanceof Segment.Text).map(s -> ((Segment.Text) s).text())
         .collect(Collectors.joining());
+  }
+
+  @Test
+  void aWrapperHeldBackWhenUpstreamFailsComesOutAsNothing() throws Exception {
+    // Complete JSON, held back for what may follow; then the stream is cut: no block may come of it.
+    CompletableFuture<LlmChunk> cut = new CompletableFuture<>();
+    List<Segment> seen = new CopyOnWriteArrayList<>();
+    CompletionStage<List<Segment>> result = Source.<LlmChunk>single(
+            new LlmChunk.TextDelta("{\"language\": \"bash\", \"code\": \"ls -a\"}"))
+        .concat(Source.completionStage(cut))
+        .map(chunk -> {
+          cut.completeExceptionally(new IllegalStateException("stream cut"));
+          return chunk;
+        })
+        .via(WeakModelRepairs.wrappedCode())
+        .via(BlockInterceptor.codeBlocks("python", 1))
+        .via(BlockInterceptor.untilFirstBlock())
+        .map(segment -> {
+          seen.add(segment);
+          return segment;
+        })
+        .runWith(Sink.seq(), testKit.system());
+
+    ExecutionException e = assertThrows(ExecutionException.class,
+        () -> result.toCompletableFuture().get(5, TimeUnit.SECONDS));
+    assertEquals("stream cut", e.getCause().getMessage());
+    assertEquals(List.of(), blocks(seen));
   }
 
   @Test
