@@ -3,13 +3,9 @@ package io.interpreter4j.runtime.repl;
 import io.interpreter4j.runtime.repl.BlockEndings.Ending;
 import io.interpreter4j.runtime.repl.BlockRun.Halt;
 import io.interpreter4j.runtime.repl.ReplProcess.Stream;
-import io.interpreter4j.runtime.sandbox.LaunchSpec;
 import io.interpreter4j.runtime.supervision.Faults;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -383,20 +379,8 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   }
 
   private void startProcess() {
-    ReplProcess.Listener listener = new SelfListener(getContext().getSelf());
-    Map<String, String> env = environment(config);
-    env.putAll(dialect.environment());
-    String threadName = "i4j-repl-" + dialect.name().toLowerCase(java.util.Locale.ROOT);
-    java.util.function.Supplier<LaunchSpec> launch = launcher.launch(env); // sandbox, python (ReplLauncher)
-    CompletableFuture<ReplProcess> attempt = CompletableFuture.supplyAsync(() -> {
-      try {
-        LaunchSpec spec = launch.get();
-        return ReplProcess.start(spec.command(ReplProcess.SETSID), spec.workdir(), spec.env(), dialect.prelude(),
-            dialect.ownsProcessGroup(), threadName, listener);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }, blocking);
+    CompletableFuture<ReplProcess> attempt = InterpreterLaunch.start(config, dialect, launcher,
+        new SelfListener(getContext().getSelf()), blocking);
     pendingStart = attempt;
     getContext().pipeToSelf(attempt, (started, failure) -> new Started(attempt, started, failure));
   }
@@ -447,17 +431,6 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   private Duration drainTime() {
     return config.interruptGrace().compareTo(MIN_DRAIN) > 0 ? config.interruptGrace() : MIN_DRAIN;
-  }
-
-  private static Map<String, String> environment(ReplConfig config) {
-    Map<String, String> env = new HashMap<>();
-    // live output from the code's own python children too, and no pager waiting for a key nobody will press
-    env.put("PYTHONUNBUFFERED", "1");
-    env.put("PYTHONIOENCODING", "utf-8");
-    env.put("PAGER", "cat");
-    env.put("GIT_PAGER", "cat");
-    env.putAll(config.extraEnv());
-    return env;
   }
 
   /** Turns reader-thread and reaper-thread callbacks into messages to this actor. */

@@ -69,7 +69,9 @@ class ReplWorkerStartingTest {
     assertEquals(130, interrupted.exitCode());
     assertTrue(interrupted.result().interrupted());
 
-    Run next = ReplWorkerTest.run(worker, 3, "print('after')");
+    TestProbe<ReplWorker.Reply> third = testKit.createTestProbe();
+    worker.tell(new ReplWorker.Execute(3, "print('after')", LONG, third.getRef()));
+    Run next = collect(third, 3, new ArrayList<>());
     assertEquals(0, next.exitCode());
     assertEquals("after\n", next.stdout());
   }
