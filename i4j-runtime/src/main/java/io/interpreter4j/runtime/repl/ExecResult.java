@@ -5,7 +5,9 @@ import java.nio.file.Path;
 /**
  * How one block ended.
  *
- * @param exitCode    the block's status; 124 on timeout, 130 on interrupt, 128+n when the interpreter died of signal n
+ * @param exitCode    the block's status; 124 on timeout, 130 on interrupt, 128+n when the interpreter died of signal n,
+ *                    127 when it could not be started, 1 with a notice when the block was refused or its worker
+ *                    crashed (see {@link BlockEndings})
  * @param timedOut    the block ran past its timeout and was stopped
  * @param interrupted the block was stopped by {@link ReplWorker.Interrupt} (or by {@link ReplWorker.Stop})
  * @param durationMs  wall time from receiving the block to its end

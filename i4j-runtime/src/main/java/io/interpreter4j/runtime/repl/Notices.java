@@ -63,6 +63,16 @@ final class Notices {
         + (dialect.keepsState() ? "; its state was lost." : ".");
   }
 
+  /** The worker actor threw during the block; its interpreter was stopped with it. */
+  static String workerCrashed(ReplDialect dialect, String reason, boolean restarting) {
+    String lost = dialect.keepsState() ? " and its state is lost" : "";
+    return restarting
+        ? "The " + dialect.name() + " worker crashed (" + reason + "); its " + dialect.processName() + " was stopped"
+            + lost + ": the next block starts a fresh one."
+        : "The " + dialect.name() + " worker crashed (" + reason + ") and was not restarted; its "
+            + dialect.processName() + " was stopped" + lost + ".";
+  }
+
   static String busy(ReplDialect dialect) {
     return "Not run: another block is still running in this " + dialect.processName() + ".";
   }

@@ -74,7 +74,12 @@ final class ReplProcess {
       }
     });
     if (prelude != null) {
-      repl.send(prelude);
+      try {
+        repl.send(prelude);
+      } catch (IOException e) {
+        repl.close(); // nobody will hold this process: it must not run on
+        throw e;
+      }
     }
     return repl;
   }

@@ -1,34 +1,38 @@
 package io.interpreter4j.runtime.repl;
 
+import io.interpreter4j.runtime.repl.BlockEndings.Ending;
 import io.interpreter4j.runtime.repl.BlockRun.Halt;
 import io.interpreter4j.runtime.repl.ReplProcess.Stream;
-import io.interpreter4j.runtime.sandbox.LaunchSpec;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.StashBuffer;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
-/** One persistent interpreter process for one language of one session. */
+/**
+ * One persistent interpreter process for one language of one session, in two phases: ready (no interpreter yet, or
+ * one idle or running a block) and starting (an interpreter is being launched; what it reports before it is known
+ * waits in a stash). However this actor ends, crashed and restarted ({@code PreRestart}) or stopped
+ * ({@code PostStop}), it kills the interpreter's whole process tree and answers the running block's
+ * {@link Finished}, so no process and no waiting session outlive it.
+ */
 public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   public interface Command {}
 
-  /** Run code; replies Output* then exactly one Finished to replyTo. */
+  /** Run code; replies Output* then exactly one Finished to replyTo, even if the worker crashes meanwhile. */
   public record Execute(int block, String code, Duration timeout, ActorRef<Reply> replyTo) implements Command {}
 
   /** User interrupt of the running block: SIGINT to its process group, then kill after grace -> exit 130, interrupted=true. No-op when idle. */
@@ -44,7 +48,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   public record Finished(int block, ExecResult result) implements Reply {}
 
-  private record Started(ReplProcess process, Throwable failure) implements Command {}
+  /** {@code attempt}: the launch this answers; one of an earlier incarnation is not this one's to take. */
+  private record Started(CompletableFuture<ReplProcess> attempt, ReplProcess process, Throwable failure)
+      implements Command {}
 
   private record StreamChunk(ReplProcess source, Stream stream, String text) implements Command {}
 
@@ -65,40 +71,69 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   /** After the interpreter is gone, how long to wait at least for the rest of its output before finishing anyway. */
   private static final Duration MIN_DRAIN = Duration.ofSeconds(1);
 
+  /**
+   * Reports held while an interpreter starts. Each reader thread waits for a permit before it reports a chunk
+   * (ReplProcess: 4 per stream), so a starting process has at most 8 chunks, 2 closes and 1 exit out, plus the
+   * few in flight from a process just closed; were the stash ever full, a report is dropped with a warning (a
+   * chunk's permit given back) rather than a reader thread blocked.
+   */
+  static final int STASH_CAPACITY = 1024;
+
+  /** Restarts allowed within {@link #RESTART_WINDOW} by {@link #supervised}; past them the worker stops. */
+  public static final int MAX_RESTARTS = 3;
+  public static final Duration RESTART_WINDOW = Duration.ofMinutes(1);
+
   /** A worker for a built-in language ({@link LanguageRegistry#worker} also knows the configured ones). */
   public static Behavior<Command> create(ReplConfig config) {
     return create(config, ReplDialect.of(config.language()));
   }
 
   static Behavior<Command> create(ReplConfig config, ReplDialect dialect) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new ReplWorker(ctx, timers, config, dialect)));
+    return Behaviors.setup(ctx -> {
+      CrashRecorder crashes = new CrashRecorder();
+      return Behaviors.intercept(() -> crashes, Behaviors.withTimers(timers -> Behaviors.withStash(STASH_CAPACITY,
+          stash -> new ReplWorker(ctx, timers, stash, crashes, config, dialect))));
+    });
+  }
+
+  /**
+   * {@code worker} as its parent should spawn it: restarted when it throws (its block answered, its interpreter
+   * killed, the next block in a fresh one), at most {@link #MAX_RESTARTS} times a minute; past that it stops.
+   */
+  public static Behavior<Command> supervised(Behavior<Command> worker) {
+    return Behaviors.supervise(worker).onFailure(SupervisorStrategy.restart().withLimit(MAX_RESTARTS, RESTART_WINDOW));
   }
 
   private final TimerScheduler<Command> timers;
+  private final StashBuffer<Command> stash;
+  private final CrashRecorder crashes;
   private final ReplConfig config;
   private final ReplDialect dialect;
   private final Executor blocking;
   private final ReplLauncher launcher;
+  private final Behavior<Command> starting;
   private ReplProcess process;
   private CompletableFuture<ReplProcess> pendingStart;
   private BlockRun running;
   private String pendingNotice;
-  /** Reports of the process still starting: it can write, or even die, before {@code Started} arrives. */
-  private final List<Command> early = new ArrayList<>();
   /** Whether the current process has finished a block: if not, dying with 126/127 means it never started. */
   private boolean processServed;
 
-  private ReplWorker(ActorContext<Command> context, TimerScheduler<Command> timers, ReplConfig config,
-      ReplDialect dialect) {
+  private ReplWorker(ActorContext<Command> context, TimerScheduler<Command> timers, StashBuffer<Command> stash,
+      CrashRecorder crashes, ReplConfig config, ReplDialect dialect) {
     super(context);
     this.timers = timers;
+    this.stash = stash;
+    this.crashes = crashes;
     this.config = config;
     this.dialect = dialect;
     // starting an interpreter (and finding python behind a pyenv shim) blocks; keep it off the actor's thread
     this.blocking = context.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
     this.launcher = new ReplLauncher(config, dialect);
+    this.starting = starting();
   }
 
+  /** Ready: no interpreter (the next block starts one), or one that is idle or running a block. */
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
@@ -113,138 +148,149 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
         .onMessage(GraceExpired.class, this::onGraceExpired)
         .onMessage(DrainExpired.class, this::onDrainExpired)
         .onMessage(IdleExpired.class, this::onIdle)
-        .onSignal(PostStop.class, s -> onPostStop())
+        .onSignal(PreRestart.class, s -> onEnd(true))
+        .onSignal(PostStop.class, s -> onEnd(false))
+        .build();
+  }
+
+  /** Starting: the interpreter is being launched; the block waiting for it is dispatched when {@code Started} comes. */
+  private Behavior<Command> starting() {
+    return Behaviors.receive(Command.class)
+        .onMessage(Started.class, this::onStarted)
+        .onMessage(Execute.class, this::onExecute)
+        .onMessage(Interrupt.class, i -> onHalt(running, Halt.INTERRUPT))
+        .onMessage(BlockTimedOut.class, t -> onHalt(t.run(), Halt.TIMEOUT))
+        .onMessage(Stop.class, s -> Behaviors.stopped())
+        .onMessage(StreamChunk.class, this::hold)
+        .onMessage(StreamClosed.class, this::hold)
+        .onMessage(ProcessExited.class, this::hold)
+        // grace, drain and idle timers concern an interpreter that is gone by now
+        .onMessage(GraceExpired.class, m -> Behaviors.same())
+        .onMessage(DrainExpired.class, m -> Behaviors.same())
+        .onMessage(IdleExpired.class, m -> Behaviors.same())
+        .onSignal(PreRestart.class, s -> onEnd(true))
+        .onSignal(PostStop.class, s -> onEnd(false))
         .build();
   }
 
   private Behavior<Command> onExecute(Execute execute) {
     if (running != null) {
-      execute.replyTo().tell(new Finished(execute.block(),
-          new ExecResult(1, false, false, 0, false, null, "", Notices.busy(dialect))));
-      return this;
+      refuse(execute, BlockEndings.busy(dialect));
+      return Behaviors.same();
     }
     Execute prepared = launcher.prepare(execute); // python shell lines; isolated installs (ReplLauncher)
     BlockRun run;
     try {
       run = BlockRun.open(config, dialect, prepared, pendingNotice, blocking);
     } catch (IOException | RuntimeException e) {
-      execute.replyTo().tell(new Finished(execute.block(),
-          new ExecResult(1, false, false, 0, false, null, "", Notices.cannotPrepare(e))));
-      return this;
+      refuse(execute, BlockEndings.cannotPrepare(e));
+      return Behaviors.same();
     }
     pendingNotice = null;
     running = run;
     if (execute.timeout() != null) { // the session always sets one; null means the block may run until interrupted
       timers.startSingleTimer(TimerKey.BLOCK, new BlockTimedOut(run), execute.timeout());
     }
-    if (process != null && launcher.needsRestart()) {
-      process.close(); // the first pip install: python moves into WORKDIR/.venv (ReplLauncher)
-      process = null;
+    Behavior<Command> next = Behaviors.same();
+    if (pendingStart == null) {
+      if (process != null && launcher.needsRestart()) {
+        process.close(); // the first pip install: python moves into WORKDIR/.venv (ReplLauncher)
+        process = null;
+      }
+      if (process != null) {
+        dispatch(run);
+      } else {
+        startProcess();
+        next = starting;
+      }
     }
-    if (process != null) {
-      dispatch(run);
-    } else if (pendingStart == null) {
-      startProcess();
-    }
-    return this;
+    config.faults().hit(Faults.Point.WORKER_EXECUTE);
+    return next;
   }
 
   private Behavior<Command> onStarted(Started started) {
+    if (started.attempt() != pendingStart) {
+      return Behaviors.same(); // launched by an earlier incarnation, which closes it once it is up
+    }
     pendingStart = null;
-    List<Command> held = List.copyOf(early);
-    early.clear();
     if (started.failure() != null) {
-      Throwable cause = started.failure();
-      while ((cause instanceof CompletionException || cause instanceof UncheckedIOException)
-          && cause.getCause() != null) {
-        cause = cause.getCause();
-      }
+      Throwable cause = BlockEndings.causeOf(started.failure());
       getContext().getLog().warn("could not start the {}", dialect.processName(), cause);
       if (running != null) {
-        finish(running, 127, Notices.cannotStart(dialect, cause));
+        end(running, BlockEndings.cannotStart(dialect, cause));
       }
-      return this;
-    }
-    process = started.process();
-    processServed = false;
-    getContext().getLog().debug("{} started, pid {}", dialect.processName(), process.pid());
-    if (running != null) {
-      dispatch(running);
     } else {
-      startIdleTimer();
-    }
-    for (Command report : held) {
-      if (report instanceof StreamChunk chunk) {
-        onChunk(chunk);
-      } else if (report instanceof StreamClosed closed) {
-        onStreamClosed(closed);
-      } else if (report instanceof ProcessExited exited) {
-        onExited(exited);
+      process = started.process();
+      processServed = false;
+      getContext().getLog().debug("{} started, pid {}", dialect.processName(), process.pid());
+      if (running != null) {
+        dispatch(running);
+      } else {
+        startIdleTimer();
       }
     }
-    return this;
+    return stash.unstashAll(this); // what the process reported before this, in order
   }
 
-  /** Holds a report that comes before {@code Started} for the process being started, to handle it after. */
-  private boolean heldUntilStarted(Command report) {
-    if (process == null && pendingStart != null) {
-      early.add(report);
-      return true;
+  /** A report that comes before {@code Started}: it may be from the process being started, known only then. */
+  private Behavior<Command> hold(Command report) {
+    if (!stash.isFull()) {
+      stash.stash(report);
+      return Behaviors.same();
     }
-    return false;
+    getContext().getLog().warn("{} start: more than {} reports held, dropping {}", dialect.processName(),
+        STASH_CAPACITY, report);
+    if (report instanceof StreamChunk chunk) {
+      chunk.source().release(chunk.stream());
+    }
+    return Behaviors.same();
   }
 
   private Behavior<Command> onChunk(StreamChunk chunk) {
-    if (heldUntilStarted(chunk)) {
-      return this; // its permit is released when it is handled
-    }
     try {
       if (chunk.source() != process || running == null) {
-        return this; // output of background jobs between blocks belongs to no block
+        return Behaviors.same(); // output of background jobs between blocks belongs to no block
       }
       BlockRun run = running;
       run.accept(chunk.stream(), chunk.text()).forEach(run.request().replyTo()::tell);
+      config.faults().hit(Faults.Point.WORKER_EXECUTING);
       if (run.markersSeen()) {
         if (run.killed()) {
           completeDead(run);
         } else {
-          completeNormally(run);
+          processServed = true;
+          end(run, BlockEndings.survived(dialect, run.reportedStatus(), run.halt(), run.request().timeout(),
+              run.readStdinAtEof()));
         }
       }
-      return this;
+      return Behaviors.same();
     } finally {
       chunk.source().release(chunk.stream());
     }
   }
 
   private Behavior<Command> onStreamClosed(StreamClosed closed) {
-    if (heldUntilStarted(closed)) {
-      return this;
-    }
     if (closed.source() != process || running == null) {
-      return this;
+      return Behaviors.same();
     }
     BlockRun run = running;
     run.closed(closed.stream()).forEach(run.request().replyTo()::tell);
     if (run.exitValue() != null && run.streamsClosed()) {
       completeDead(run);
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onExited(ProcessExited exited) {
-    if (heldUntilStarted(exited)) {
-      return this;
-    }
     if (exited.source() != process) {
-      return this; // a process this worker already let go of
+      return Behaviors.same(); // a process this worker already let go of
     }
     timers.cancel(TimerKey.IDLE);
     if (running == null) {
       pendingNotice = Notices.join(pendingNotice, Notices.diedBetweenBlocks(dialect, exited.exitValue()));
       process = null;
       exited.source().close();
-      return this;
+      return Behaviors.same();
     }
     timers.cancel(TimerKey.GRACE); // it is gone already; no kill to report
     // children left behind would hold the pipes open and keep the readers from end-of-file
@@ -255,86 +301,88 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     } else {
       timers.startSingleTimer(TimerKey.DRAIN, new DrainExpired(running), drainTime());
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onHalt(BlockRun run, Halt why) {
     if (run == null || run != running || run.halt() != Halt.NONE) {
-      return this; // idle, a stale timer, or already stopping
+      return Behaviors.same(); // idle, a stale timer, or already stopping
     }
     run.halt(why);
     if (process == null && run.exitValue() == null) {
       // the interpreter is still starting: nothing ran, and the process will wait idle for the next block
-      finish(run, exitCodeFor(why), Notices.stoppedBeforeStart(dialect, why == Halt.TIMEOUT, run.request().timeout()));
-      return this;
+      end(run, BlockEndings.stoppedBeforeStart(dialect, why, run.request().timeout()));
+      return Behaviors.same();
     }
     if (run.exitValue() == null) {
       process.interrupt();
       timers.startSingleTimer(TimerKey.GRACE, new GraceExpired(run), config.interruptGrace());
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onGraceExpired(GraceExpired expired) {
     if (expired.run() != running || process == null) {
-      return this;
+      return Behaviors.same();
     }
     running.markKilled();
     process.destroyTree();
     timers.startSingleTimer(TimerKey.DRAIN, new DrainExpired(running), drainTime());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onDrainExpired(DrainExpired expired) {
     if (expired.run() == running) {
       completeDead(running); // output still held by an escaped process is in no block; finish with what came
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onIdle(IdleExpired idle) {
     if (idle.process() != process || running != null) {
-      return this;
+      return Behaviors.same();
     }
     getContext().getLog().debug("{} idle for {}, stopping it", dialect.processName(), config.idleTimeout());
     pendingNotice = Notices.idleRestart(dialect, config.idleTimeout());
     process = null;
     idle.process().close();
-    return this;
+    return Behaviors.same();
   }
 
-  private Behavior<Command> onPostStop() {
+  /**
+   * This incarnation ends: restarted after a crash ({@code PreRestart}), or stopped ({@code PostStop}: told to, its
+   * system ending, or crashed past its restart limit). Nothing it started may outlive it: the interpreter's tree is
+   * killed (also one still being launched, once it is up), the timers cancelled, the running block answered.
+   */
+  private Behavior<Command> onEnd(boolean restarting) {
     ReplProcess last = process;
     process = null;
-    if (running != null) {
-      running.halt(Halt.INTERRUPT);
-      finish(running, 130, Notices.workerStopped(dialect));
-    }
     if (last != null) {
       last.close();
     }
     if (pendingStart != null) {
       pendingStart.thenAccept(ReplProcess::close);
+      pendingStart = null;
     }
-    return this;
+    stash.clear(); // reports of the processes just closed; closing gave their readers back every permit
+    if (running != null) {
+      Throwable crash = crashes.failure();
+      if (crash == null && !restarting) {
+        running.halt(Halt.INTERRUPT);
+        end(running, BlockEndings.shutDown(dialect));
+      } else {
+        end(running, BlockEndings.crashed(dialect, crash, restarting));
+      }
+    }
+    timers.cancelAll();
+    return Behaviors.same();
   }
 
   private void startProcess() {
-    ReplProcess.Listener listener = new SelfListener(getContext().getSelf());
-    Map<String, String> env = environment(config);
-    env.putAll(dialect.environment());
-    String threadName = "i4j-repl-" + dialect.name().toLowerCase(java.util.Locale.ROOT);
-    java.util.function.Supplier<LaunchSpec> launch = launcher.launch(env); // sandbox, python (ReplLauncher)
-    pendingStart = CompletableFuture.supplyAsync(() -> {
-      try {
-        LaunchSpec spec = launch.get();
-        return ReplProcess.start(spec.command(ReplProcess.SETSID), spec.workdir(), spec.env(), dialect.prelude(),
-            dialect.ownsProcessGroup(), threadName, listener);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }, blocking);
-    getContext().pipeToSelf(pendingStart, Started::new);
+    CompletableFuture<ReplProcess> attempt = InterpreterLaunch.start(config, dialect, launcher,
+        new SelfListener(getContext().getSelf()), blocking);
+    pendingStart = attempt;
+    getContext().pipeToSelf(attempt, (started, failure) -> new Started(attempt, started, failure));
   }
 
   private void dispatch(BlockRun run) {
@@ -347,21 +395,6 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     }
   }
 
-  /** Both end markers arrived: the interpreter survived the block. */
-  private void completeNormally(BlockRun run) {
-    int exitCode = run.reportedStatus();
-    String notice = null;
-    if (run.halt() != Halt.NONE) {
-      exitCode = exitCodeFor(run.halt());
-      notice = Notices.stoppedAndKept(dialect, run.halt() == Halt.TIMEOUT, run.request().timeout());
-    }
-    if (run.readStdinAtEof()) {
-      notice = Notices.join(notice, Notices.STDIN_CLOSED);
-    }
-    processServed = true;
-    finish(run, exitCode, notice);
-  }
-
   /** The interpreter is gone (exited, crashed or killed by us): report how, and start afresh next time. */
   private void completeDead(BlockRun run) {
     ReplProcess dead = process;
@@ -369,35 +402,27 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     if (dead != null) {
       dead.close();
     }
-    int exitValue = run.exitValue() != null ? run.exitValue() : 128 + 9;
-    String notice;
-    int exitCode;
-    if (run.halt() != Halt.NONE) {
-      exitCode = exitCodeFor(run.halt());
-      notice = run.killed()
-          ? Notices.stoppedAndKilled(dialect, run.halt() == Halt.TIMEOUT, run.request().timeout(),
-              config.interruptGrace())
-          : Notices.died(dialect, exitValue);
-    } else {
-      exitCode = exitValue;
-      // setsid/env report a missing or unusable interpreter as 127/126 once the JDK has already started them
-      boolean neverStarted = !processServed && (exitValue == 126 || exitValue == 127);
-      notice = neverStarted ? Notices.neverStarted(dialect, exitValue) : Notices.died(dialect, exitValue);
-    }
-    finish(run, exitCode, notice);
+    end(run, BlockEndings.died(dialect, run.exitValue(), run.halt(), run.killed(), run.request().timeout(),
+        config.interruptGrace(), processServed));
   }
 
-  private void finish(BlockRun run, int exitCode, String notice) {
+  private void end(BlockRun run, Ending ending) {
     timers.cancel(TimerKey.BLOCK);
     timers.cancel(TimerKey.GRACE);
     timers.cancel(TimerKey.DRAIN);
-    ExecResult result = run.result(exitCode,
-        Notices.join(Notices.join(run.carriedNotice(), launcher.takeNotice()), notice));
+    ExecResult result = run.result(ending.exitCode(),
+        Notices.join(Notices.join(run.carriedNotice(), launcher.takeNotice()), ending.notice()));
     run.request().replyTo().tell(new Finished(run.request().block(), result));
     running = null;
     if (process != null) {
       startIdleTimer();
     }
+  }
+
+  /** Answers a block that never ran. */
+  private static void refuse(Execute execute, Ending ending) {
+    execute.replyTo().tell(new Finished(execute.block(),
+        new ExecResult(ending.exitCode(), false, false, 0, false, null, "", ending.notice())));
   }
 
   private void startIdleTimer() {
@@ -406,21 +431,6 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   private Duration drainTime() {
     return config.interruptGrace().compareTo(MIN_DRAIN) > 0 ? config.interruptGrace() : MIN_DRAIN;
-  }
-
-  private static int exitCodeFor(Halt halt) {
-    return halt == Halt.TIMEOUT ? 124 : 130;
-  }
-
-  private static Map<String, String> environment(ReplConfig config) {
-    Map<String, String> env = new HashMap<>();
-    // live output from the code's own python children too, and no pager waiting for a key nobody will press
-    env.put("PYTHONUNBUFFERED", "1");
-    env.put("PYTHONIOENCODING", "utf-8");
-    env.put("PAGER", "cat");
-    env.put("GIT_PAGER", "cat");
-    env.putAll(config.extraEnv());
-    return env;
   }
 
   /** Turns reader-thread and reaper-thread callbacks into messages to this actor. */

@@ -3,6 +3,7 @@ package io.interpreter4j.runtime.supervision;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Crash points for the supervision tests: each actor calls {@link #hit} at the phases of a turn, and a plan made
@@ -47,6 +48,8 @@ public final class Faults {
 
   private final Set<Point> armed;
   private final boolean always;
+  /** Hits of an armed point still to let pass before it throws. */
+  private final AtomicInteger passes = new AtomicInteger();
 
   private Faults(Set<Point> armed, boolean always) {
     this.armed = armed;
@@ -60,6 +63,16 @@ public final class Faults {
     return new Faults(set, false);
   }
 
+  /** {@code point} lets {@code n - 1} hits pass, throws at the n-th, then never again (a crash at a later step). */
+  public static Faults onHit(Point point, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n counts hits from 1, got " + n);
+    }
+    Faults faults = once(point);
+    faults.passes.set(n - 1);
+    return faults;
+  }
+
   /** These points throw every time they are hit (for restart limits). */
   public static Faults always(Point... points) {
     return new Faults(points.length == 0 ? Set.of() : EnumSet.of(points[0], points), true);
@@ -70,7 +83,10 @@ public final class Faults {
     if (armed.isEmpty()) {
       return;
     }
-    if (always ? armed.contains(point) : armed.remove(point)) {
+    if (!armed.contains(point) || passes.getAndUpdate(p -> Math.max(0, p - 1)) > 0) {
+      return;
+    }
+    if (always || armed.remove(point)) {
       throw new InjectedFault(point);
     }
   }
