@@ -12,9 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * The session's REPL workers, one per language, spawned on a language's first block and named
@@ -24,8 +22,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 final class ReplWorkers {
 
-  static final int RESTARTS = 3;
-  static final Duration WITHIN = Duration.ofMinutes(1);
+  static final int RESTARTS = ReplWorker.MAX_RESTARTS;
+  static final Duration WITHIN = ReplWorker.RESTART_WINDOW;
 
   private final ActorContext<Session.Command> context;
   private final SessionSpec spec;
@@ -55,9 +53,7 @@ final class ReplWorkers {
         settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
         settings.python().isBlank() ? null : settings.python())
         .withSandbox(spec.sandbox()).withVenv(spec.venv()).withFaults(spec.faults());
-    ActorRef<ReplWorker.Command> worker = context.spawn(
-        Behaviors.supervise(languages.worker(config))
-            .onFailure(SupervisorStrategy.restart().withLimit(RESTARTS, WITHIN)),
+    ActorRef<ReplWorker.Command> worker = context.spawn(ReplWorker.supervised(languages.worker(config)),
         (generation == 0 ? "repl-" : "repl-" + generation + "-") + URLEncoder.encode(language, StandardCharsets.UTF_8));
     context.watchWith(worker, onStopped.apply(language, worker));
     return worker;
