@@ -1,5 +1,7 @@
 package io.interpreter4j.batch;
 
+import io.interpreter4j.core.event.TurnStatus;
+
 import io.interpreter4j.core.event.EventPayload;
 import java.time.Duration;
 
@@ -13,7 +15,7 @@ final class TaskOutcome {
   private int failedBlocks;
   private String lastMessage;
   private String lastError;
-  private String turnStatus;
+  private TurnStatus turnStatus;
   private String turnReason;
   private int iterations;
   private long inputTokens;
@@ -51,7 +53,7 @@ final class TaskOutcome {
   /** The session refused to start the task's turn, for this reason: the task failed. */
   void refused(String reason) {
     if (turnStatus == null) {
-      turnStatus = "failed";
+      turnStatus = TurnStatus.FAILED;
       turnReason = reason;
     }
   }
@@ -74,7 +76,7 @@ final class TaskOutcome {
     } else if (turnStatus != null) {
       status = TaskStatus.fromTurn(turnStatus, false);
       error = status == TaskStatus.DONE ? null : firstNonBlank(turnReason, lastError, "turn ended " + turnStatus);
-      if (turnStatus.equals("interrupted")) {
+      if (turnStatus == TurnStatus.INTERRUPTED) {
         error = "the session was interrupted by someone else: " + error;
       }
     } else {

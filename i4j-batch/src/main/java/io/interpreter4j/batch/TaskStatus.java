@@ -1,5 +1,7 @@
 package io.interpreter4j.batch;
 
+import io.interpreter4j.core.event.TurnStatus;
+
 import java.util.Locale;
 
 /** How a task ended, as written in the results file. */
@@ -30,14 +32,13 @@ public enum TaskStatus {
    * The task status for a session's {@code turn_finished} status; {@code interrupted} is a timeout when the
    * batch interrupted it for that, else an error (someone else interrupted it).
    */
-  public static TaskStatus fromTurn(String turnStatus, boolean timedOut) {
+  public static TaskStatus fromTurn(TurnStatus turnStatus, boolean timedOut) {
     return switch (turnStatus) {
-      case "done" -> DONE;
-      case "failed" -> FAILED;
-      case "gave_up" -> GAVE_UP;
-      case "blocked" -> BLOCKED;
-      case "interrupted" -> timedOut ? TIMEOUT : ERROR;
-      default -> ERROR;
+      case DONE -> DONE;
+      case FAILED -> FAILED;
+      case GAVE_UP -> GAVE_UP;
+      case BLOCKED -> BLOCKED;
+      case INTERRUPTED -> timedOut ? TIMEOUT : ERROR;
     };
   }
 }

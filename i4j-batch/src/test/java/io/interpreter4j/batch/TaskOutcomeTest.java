@@ -1,5 +1,9 @@
 package io.interpreter4j.batch;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -25,7 +29,7 @@ class TaskOutcomeTest {
     o.accept(exec(2, 124, true));
     o.accept(exec(3, 0, false));
     o.accept(new EventPayload.AssistantMessage("the end"));
-    o.accept(new EventPayload.TurnFinished("done", 4, null));
+    o.accept(new EventPayload.TurnFinished(TurnStatus.DONE, 4, null));
     TaskResult r = o.result("t", "s", null, 99);
     assertEquals(TaskStatus.DONE, r.status());
     assertEquals(3, r.blocks());
@@ -42,7 +46,7 @@ class TaskOutcomeTest {
     for (String[] c : new String[][] {{"failed", "FAILED"}, {"gave_up", "GAVE_UP"}, {"blocked", "BLOCKED"},
         {"interrupted", "ERROR"}}) {
       TaskOutcome o = new TaskOutcome();
-      o.accept(new EventPayload.TurnFinished(c[0], 1, "because"));
+      o.accept(new EventPayload.TurnFinished(io.interpreter4j.core.event.TurnStatus.fromWire(c[0]), 1, "because"));
       TaskResult r = o.result("t", "s", null, 1);
       assertEquals(TaskStatus.valueOf(c[1]), r.status(), c[0]);
       assertTrue(r.error().contains("because"), r.error());
@@ -52,7 +56,7 @@ class TaskOutcomeTest {
   @Test
   void aTimeoutWinsOverTheInterruptedTurnItCaused() {
     TaskOutcome o = new TaskOutcome();
-    o.accept(new EventPayload.TurnFinished("interrupted", 2, "the session was stopped"));
+    o.accept(new EventPayload.TurnFinished(TurnStatus.INTERRUPTED, 2, "the session was stopped"));
     TaskResult r = o.result("t", "s", Duration.ofSeconds(2), 2100);
     assertEquals(TaskStatus.TIMEOUT, r.status());
     assertEquals("timed out after 2 s (timeout_s); its session and processes were stopped", r.error());
@@ -70,9 +74,9 @@ class TaskOutcomeTest {
 
   @Test
   void onlyTheEventsThatMakeAResultAreHandedOver() {
-    assertTrue(TaskOutcome.relevant(new EventPayload.TurnFinished("done", 1, null)));
+    assertTrue(TaskOutcome.relevant(new EventPayload.TurnFinished(TurnStatus.DONE, 1, null)));
     assertFalse(TaskOutcome.relevant(new EventPayload.AssistantDelta("x")));
-    assertFalse(TaskOutcome.relevant(new EventPayload.Output(1, "stdout", "x")));
+    assertFalse(TaskOutcome.relevant(new EventPayload.Output(1, StreamName.STDOUT, "x")));
   }
 
   @Test

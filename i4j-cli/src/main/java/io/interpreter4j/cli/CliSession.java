@@ -1,5 +1,7 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.core.event.TurnStatus;
+
 import com.typesafe.config.Config;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.Event;
@@ -34,7 +36,7 @@ final class CliSession implements AutoCloseable {
   private final ActorRef<Session.Command> session;
   private final String id;
   private final String model;
-  private volatile CompletableFuture<String> turn = new CompletableFuture<>();
+  private volatile CompletableFuture<TurnStatus> turn = new CompletableFuture<>();
   private HostInfo host;
 
   private CliSession(ActorSystem<SessionManager.Command> system, ActorRef<Session.Command> session, String id,
@@ -98,15 +100,15 @@ final class CliSession implements AutoCloseable {
    * Sends a message and returns the status of the turn it starts, once that turn ends; {@code failed} at once if the
    * session refuses to start one (it said why in an error event; {@link #lastReason()} has it too).
    */
-  CompletableFuture<String> send(String text) {
-    CompletableFuture<String> current = new CompletableFuture<>();
+  CompletableFuture<TurnStatus> send(String text) {
+    CompletableFuture<TurnStatus> current = new CompletableFuture<>();
     turn = current;
     AskPattern.<Session.Command, Session.TurnStart>ask(session, replyTo -> new Session.UserMessage(text, replyTo),
             Duration.ofSeconds(10), system.scheduler())
         .whenComplete((start, failure) -> {
           if (failure != null || !start.started()) {
             lastReason = failure != null ? "the session did not answer: " + failure.getMessage() : start.reason();
-            current.complete("failed");
+            current.complete(TurnStatus.FAILED);
           }
         });
     return current;
@@ -158,11 +160,11 @@ final class CliSession implements AutoCloseable {
   }
 
   /** Exit code of {@code i4j run} for a turn's status. */
-  static int exitCode(String status) {
+  static int exitCode(TurnStatus status) {
     return switch (status) {
-      case "done" -> 0;
-      case "interrupted" -> 130;
-      default -> 1;
+      case DONE -> 0;
+      case INTERRUPTED -> 130;
+      case FAILED, GAVE_UP, BLOCKED -> 1;
     };
   }
 

@@ -1,5 +1,7 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.core.event.StreamName;
+
 import io.interpreter4j.cli.chat.MagicCommand;
 import io.interpreter4j.cli.chat.ModelPrices;
 import io.interpreter4j.cli.chat.ShellCommand;
@@ -251,8 +253,8 @@ final class MagicCommands {
     }
     try {
       ShellCommand.Result r = shell.run(command, settings.workdir(), settings.timeout(),
-          text -> display.accept(synthetic(new EventPayload.Output(0, "stdout", text))),
-          text -> display.accept(synthetic(new EventPayload.Output(0, "stderr", text))));
+          text -> display.accept(synthetic(new EventPayload.Output(0, StreamName.STDOUT, text))),
+          text -> display.accept(synthetic(new EventPayload.Output(0, StreamName.STDERR, text))));
       display.accept(synthetic(new EventPayload.ExecFinished(0, r.exitCode(), r.timedOut(), r.interrupted(),
           r.durationMs(), false, null)));
     } catch (InterruptedException e) {

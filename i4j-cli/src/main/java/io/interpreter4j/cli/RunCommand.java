@@ -1,5 +1,7 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.core.event.TurnStatus;
+
 import io.interpreter4j.cli.approve.ApprovalPrompter;
 import io.interpreter4j.cli.approve.ConsoleApprover;
 import io.interpreter4j.cli.approve.Editor;
@@ -83,8 +85,8 @@ final class RunCommand implements Callable<Integer> {
           Runtime.getRuntime().halt(130);
         }
       });
-      String status = SessionLauncher.awaitTurn(session.send(text), approver, prompter);
-      if ("failed".equals(status)) {
+      TurnStatus status = SessionLauncher.awaitTurn(session.send(text), approver, prompter);
+      if (status == TurnStatus.FAILED) {
         // scripts read the cause here, whatever stdout carries (events under --json)
         System.err.println("i4j: the task failed: " + (session.lastReason() == null ? "see the events above"
             : session.lastReason()));

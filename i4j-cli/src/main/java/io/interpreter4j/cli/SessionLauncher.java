@@ -1,5 +1,7 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.core.event.TurnStatus;
+
 import com.typesafe.config.Config;
 import io.interpreter4j.cli.approve.ApprovalPrompter;
 import io.interpreter4j.cli.approve.ConsoleApprover;
@@ -160,7 +162,7 @@ final class SessionLauncher {
   }
 
   /** Waits for a turn to end, answering approval questions on this thread meanwhile. */
-  static String awaitTurn(CompletableFuture<String> turn, ConsoleApprover approver, ApprovalPrompter prompter)
+  static TurnStatus awaitTurn(CompletableFuture<TurnStatus> turn, ConsoleApprover approver, ApprovalPrompter prompter)
       throws InterruptedException {
     while (!turn.isDone()) {
       ConsoleApprover.Question q = approver == null ? null : approver.poll(50);

@@ -69,7 +69,7 @@ class CutStreamSessionTest {
 
       EventPayload.TurnFinished done = session.turn("what is 6*7?");
 
-      assertEquals("done", done.status(), session.types());
+      assertEquals("done", done.status().wire(), session.types());
       List<EventPayload.CodeBlockEvent> blocks = session.payloads(EventPayload.CodeBlockEvent.class);
       assertEquals(1, blocks.size(), session.types());
       assertEquals(WireReply.CODE, blocks.get(0).code());

@@ -121,7 +121,7 @@ public final class InterceptLatencySection {
     if (p instanceof EventPayload.AssistantDelta d) {
       stamps.add(new Stamp(event.type(), now, d.text()));
     } else if (p instanceof EventPayload.TurnFinished t) {
-      stamps.add(new Stamp(event.type(), now, t.status()));
+      stamps.add(new Stamp(event.type(), now, t.status().wire()));
     } else if (p instanceof EventPayload.CodeBlockEvent || p instanceof EventPayload.ExecStarted
         || p instanceof EventPayload.AssistantMessage || p instanceof EventPayload.Approval
         || p instanceof EventPayload.Error) {

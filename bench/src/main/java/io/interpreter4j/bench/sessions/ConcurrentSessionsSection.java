@@ -1,5 +1,7 @@
 package io.interpreter4j.bench.sessions;
 
+import io.interpreter4j.core.event.TurnStatus;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -157,7 +159,7 @@ public final class ConcurrentSessionsSection {
           failedCodes.merge(Integer.toString(f.exit_code()), 1, Integer::sum);
         }
       } else if (event.payload() instanceof EventPayload.TurnFinished t) {
-        if ("done".equals(t.status())) {
+        if (t.status() == TurnStatus.DONE) {
           done.incrementAndGet();
         } else {
           others.merge(t.status() + ": " + t.reason(), 1, Integer::sum);

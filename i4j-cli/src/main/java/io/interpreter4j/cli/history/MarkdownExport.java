@@ -1,5 +1,9 @@
 package io.interpreter4j.cli.history;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import io.interpreter4j.cli.render.EventRenderer;
 import io.interpreter4j.core.event.EventPayload;
 import java.time.ZoneId;
@@ -47,10 +51,10 @@ public final class MarkdownExport {
         if (p instanceof EventPayload.AssistantMessage m) {
           md.append(m.text().strip()).append("\n\n");
         } else if (p instanceof EventPayload.Approval a) {
-          if ("denied".equals(a.decision())) {
+          if (a.decision() == ApprovalDecision.DENIED) {
             md.append("*Block ").append(a.block()).append(" was not run: denied by ").append(a.by())
                 .append(a.reason() == null ? "" : " (" + a.reason() + ")").append(".*\n\n");
-          } else if ("edited".equals(a.decision()) && a.code() != null) {
+          } else if (a.decision() == ApprovalDecision.EDITED && a.code() != null) {
             md.append("*Block ").append(a.block()).append(" was edited before it ran:*\n\n")
                 .append(fenced(a.code(), "")).append("\n\n");
           }
@@ -79,7 +83,7 @@ public final class MarkdownExport {
           md.append("*\n\n");
         } else if (p instanceof EventPayload.Error e) {
           md.append("> **Error:** ").append(e.message().replace("\n", "\n> ")).append("\n\n");
-        } else if (p instanceof EventPayload.TurnFinished t && !"done".equals(t.status())) {
+        } else if (p instanceof EventPayload.TurnFinished t && t.status() != TurnStatus.DONE) {
           md.append("*Turn ended: ").append(t.status())
               .append(t.reason() == null ? "" : " — " + t.reason()).append("*\n\n");
         }

@@ -1,5 +1,7 @@
 package io.interpreter4j.cli.history;
 
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -69,16 +71,16 @@ public final class NotebookExport {
         ObjectNode cell = codeCells.get(a.block());
         if (cell != null) {
           ObjectNode info = blockInfo(cell);
-          info.put("approval", a.decision());
-          info.put("approved_by", a.by());
-          if ("edited".equals(a.decision()) && a.code() != null) {
+          info.put("approval", a.decision().wire());
+          info.put("approved_by", a.by().wire());
+          if (a.decision() == ApprovalDecision.EDITED && a.code() != null) {
             cell.set("source", lines(source(languages.getOrDefault(a.block(), "python"), a.code())));
           }
         }
       } else if (p instanceof EventPayload.Output o) {
         ObjectNode cell = codeCells.get(o.block());
         if (cell != null) {
-          appendStream((ArrayNode) cell.get("outputs"), o.stream(), o.text());
+          appendStream((ArrayNode) cell.get("outputs"), o.stream().wire(), o.text());
         }
       } else if (p instanceof EventPayload.ExecFinished f) {
         ObjectNode cell = codeCells.get(f.block());

@@ -1,5 +1,13 @@
 package io.interpreter4j.cli.render;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
+import io.interpreter4j.core.event.DecidedBy;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import java.io.PrintStream;
@@ -75,20 +83,20 @@ public final class PlainRenderer extends EventRenderer {
       }
       approvalShown(a.block());
     } else if (p instanceof EventPayload.Approval a) {
-      if ("edited".equals(a.decision()) && a.code() != null) {
+      if (a.decision() == ApprovalDecision.EDITED && a.code() != null) {
         line(theme.dim("── edited code ──"));
         line(a.code());
       }
-      if (!"user".equals(a.by()) || !"approved".equals(a.decision())) {
+      if (a.by() != DecidedBy.USER || a.decision() != ApprovalDecision.APPROVED) {
         String reason = a.reason() == null ? "" : ": " + a.reason();
         String who = a.reason() != null && a.reason().startsWith("blocked by policy") ? "" : " by " + a.by();
         String text = "  [" + a.decision() + who + reason + "]";
-        line("denied".equals(a.decision()) ? theme.warn(text) : theme.dim(text));
+        line(a.decision() == ApprovalDecision.DENIED ? theme.warn(text) : theme.dim(text));
       }
     } else if (p instanceof EventPayload.ExecStarted s) {
       line(theme.dim("── running block " + s.block() + " (" + s.language() + ") ──"));
     } else if (p instanceof EventPayload.Output o) {
-      write("stderr".equals(o.stream()) ? theme.stderr(o.text()) : o.text());
+      write(o.stream() == StreamName.STDERR ? theme.stderr(o.text()) : o.text());
     } else if (p instanceof EventPayload.ExecFinished f) {
       StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code());
       if (f.timed_out()) {
@@ -114,7 +122,7 @@ public final class PlainRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.Conversation c && transcript) {
       line(theme.dim("── " + conversationChange(c) + " ──"));
     } else if (p instanceof EventPayload.TurnFinished t) {
-      if (!"done".equals(t.status())) {
+      if (t.status() != TurnStatus.DONE) {
         line(theme.warn("turn ended: " + t.status() + (t.reason() == null ? "" : " — " + t.reason())));
       } else if (!atLineStart) {
         write("\n");

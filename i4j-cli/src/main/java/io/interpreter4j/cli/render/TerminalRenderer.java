@@ -1,5 +1,13 @@
 package io.interpreter4j.cli.render;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
+import io.interpreter4j.core.event.DecidedBy;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import java.io.PrintStream;
@@ -236,7 +244,7 @@ public final class TerminalRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.TurnFinished t) {
       finishMarkdown();
       setActivity(Activity.IDLE);
-      if (!"done".equals(t.status())) {
+      if (t.status() != TurnStatus.DONE) {
         String reason = t.reason() == null ? "" : " — " + t.reason();
         printRows(TextWrap.wrap(theme.warn("■ turn ended: " + t.status() + reason), width(), "", "  "));
       } else if (verbose) {
@@ -268,20 +276,20 @@ public final class TerminalRenderer extends EventRenderer {
   }
 
   private void approval(EventPayload.Approval a) {
-    if ("edited".equals(a.decision()) && a.code() != null) {
+    if (a.decision() == ApprovalDecision.EDITED && a.code() != null) {
       MarkdownStream frame = new MarkdownStream(theme);
       printRows(frame.feed("```" + "edited\n" + a.code() + "\n```\n", width()));
       blockOnScreen = a.block();
     }
-    boolean userRan = "user".equals(a.by()) && !"denied".equals(a.decision());
-    if (!transcript && (userRan || "auto".equals(a.by()) && "approved".equals(a.decision()) && !verbose)) {
+    boolean userRan = a.by() == DecidedBy.USER && a.decision() != ApprovalDecision.DENIED;
+    if (!transcript && (userRan || a.by() == DecidedBy.AUTO && a.decision() == ApprovalDecision.APPROVED && !verbose)) {
       return;
     }
     String reason = a.reason() == null ? "" : ": " + a.reason();
     String who = a.reason() != null && a.reason().startsWith("blocked by policy") ? "" : " by " + a.by();
-    String text = ("denied".equals(a.decision()) ? "⊘ " : "✓ ") + a.decision() + who + reason;
-    printRows(TextWrap.wrap("denied".equals(a.decision()) ? theme.warn(text) : theme.dim(text), width(), "", "  "));
-    if ("denied".equals(a.decision())) {
+    String text = (a.decision() == ApprovalDecision.DENIED ? "⊘ " : "✓ ") + a.decision() + who + reason;
+    printRows(TextWrap.wrap(a.decision() == ApprovalDecision.DENIED ? theme.warn(text) : theme.dim(text), width(), "", "  "));
+    if (a.decision() == ApprovalDecision.DENIED) {
       blockOnScreen = 0;
     }
   }
@@ -375,7 +383,7 @@ public final class TerminalRenderer extends EventRenderer {
 
   private void output(EventPayload.Output o) {
     clearPreview();
-    boolean stderr = "stderr".equals(o.stream());
+    boolean stderr = o.stream() == StreamName.STDERR;
     StringBuilder sb = new StringBuilder();
     String text = o.text();
     int start = 0;

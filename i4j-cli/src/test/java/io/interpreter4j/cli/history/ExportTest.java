@@ -1,5 +1,13 @@
 package io.interpreter4j.cli.history;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
+import io.interpreter4j.core.event.DecidedBy;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,12 +69,12 @@ class ExportTest {
     Journals j = twoTurns().add(new EventPayload.UserMessage("python too"),
         new EventPayload.CodeBlockEvent(3, "python", "print('hi')\nprint(1/0)", false),
         new EventPayload.AssistantMessage("Now python:\n```python\nprint('hi')\nprint(1/0)\n```\n"),
-        new EventPayload.Approval(3, "edited", "user", null, "low", List.of(), "print('hi')"),
+        new EventPayload.Approval(3, ApprovalDecision.EDITED, DecidedBy.USER, null, "low", List.of(), "print('hi')"),
         new EventPayload.ExecStarted(3, "python"),
-        new EventPayload.Output(3, "stdout", "h"), new EventPayload.Output(3, "stdout", "i\n"),
-        new EventPayload.Output(3, "stderr", "oops\n"),
+        new EventPayload.Output(3, StreamName.STDOUT, "h"), new EventPayload.Output(3, StreamName.STDOUT, "i\n"),
+        new EventPayload.Output(3, StreamName.STDERR, "oops\n"),
         new EventPayload.ExecFinished(3, 0, false, false, 5, false, null),
-        new EventPayload.TurnFinished("done", 1, null));
+        new EventPayload.TurnFinished(TurnStatus.DONE, 1, null));
     ObjectNode nb = NotebookExport.render(TurnLog.of(j.events()));
     assertEquals(4, nb.get("nbformat").asInt());
     List<JsonNode> code = new java.util.ArrayList<>();

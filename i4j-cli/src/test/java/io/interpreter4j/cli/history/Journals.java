@@ -1,5 +1,13 @@
 package io.interpreter4j.cli.history;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
+import io.interpreter4j.core.event.DecidedBy;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
@@ -49,11 +57,11 @@ final class Journals {
     return add(new EventPayload.UserMessage(user),
         new EventPayload.CodeBlockEvent(block, "bash", code, false),
         new EventPayload.AssistantMessage("Running it.\n\n```bash\n" + code + "\n```\n"),
-        new EventPayload.Approval(block, "approved", "user", null),
+        new EventPayload.Approval(block, ApprovalDecision.APPROVED, DecidedBy.USER, null),
         new EventPayload.ExecStarted(block, "bash"),
-        new EventPayload.Output(block, "stdout", output),
+        new EventPayload.Output(block, StreamName.STDOUT, output),
         new EventPayload.ExecFinished(block, exit, false, false, 12, false, null),
         new EventPayload.AssistantMessage(answer),
-        new EventPayload.TurnFinished("done", 2, null));
+        new EventPayload.TurnFinished(TurnStatus.DONE, 2, null));
   }
 }

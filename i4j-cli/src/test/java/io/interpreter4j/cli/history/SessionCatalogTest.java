@@ -1,5 +1,7 @@
 package io.interpreter4j.cli.history;
 
+import io.interpreter4j.core.event.TurnStatus;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,7 +24,7 @@ class SessionCatalogTest {
         .add(new EventPayload.SessionStarted("replay:x.json", "/w"))
         .turn("list the files\nplease", 1, "ls", "a\n", 0, "Two files.")
         .add(new EventPayload.UserMessage("and delete them"),
-            new EventPayload.TurnFinished("interrupted", 1, "interrupted by the user"))
+            new EventPayload.TurnFinished(TurnStatus.INTERRUPTED, 1, "interrupted by the user"))
         .write(data);
     new Journals("20260102-100000-bbbbbb", Instant.parse("2026-01-02T10:00:00Z"))
         .add(new EventPayload.SessionStarted("openai/gpt-4o", "/w"),

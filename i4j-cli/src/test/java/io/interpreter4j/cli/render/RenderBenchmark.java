@@ -1,5 +1,9 @@
 package io.interpreter4j.cli.render;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
 import io.interpreter4j.cli.history.SessionCatalog;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
@@ -55,7 +59,7 @@ class RenderBenchmark {
           renderer.accept(new Event("s", 0, Instant.EPOCH,
               new EventPayload.AssistantDelta(ANSWER.substring(i, Math.min(ANSWER.length(), i + chunk)))));
         }
-        renderer.accept(new Event("s", 0, Instant.EPOCH, new EventPayload.TurnFinished("done", 1, null)));
+        renderer.accept(new Event("s", 0, Instant.EPOCH, new EventPayload.TurnFinished(TurnStatus.DONE, 1, null)));
         chars += ANSWER.length();
       }
       double seconds = (System.nanoTime() - start) / 1e9;
@@ -81,10 +85,10 @@ class RenderBenchmark {
             .append('\n');
         for (int o = 0; o < 100; o++) {
           sb.append(EventCodec.toJson(new Event(id, ++seq, Instant.EPOCH,
-              new EventPayload.Output(1, "stdout", output)))).append('\n');
+              new EventPayload.Output(1, StreamName.STDOUT, output)))).append('\n');
         }
         sb.append(EventCodec.toJson(new Event(id, ++seq, Instant.EPOCH,
-            new EventPayload.TurnFinished("done", 1, null)))).append('\n');
+            new EventPayload.TurnFinished(TurnStatus.DONE, 1, null)))).append('\n');
       }
       Files.writeString(file, sb);
     }

@@ -1,5 +1,13 @@
 package io.interpreter4j.cli.render;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
+import io.interpreter4j.core.event.DecidedBy;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,8 +69,8 @@ class TerminalRendererTest {
   @Test
   void blockOutputIsIndentedWithStderrInRedAndEndsWithABadge() {
     send(new EventPayload.ExecStarted(1, "bash"),
-        new EventPayload.Output(1, "stdout", "one\ntw"), new EventPayload.Output(1, "stdout", "o\n"),
-        new EventPayload.Output(1, "stderr", "bad\n"),
+        new EventPayload.Output(1, StreamName.STDOUT, "one\ntw"), new EventPayload.Output(1, StreamName.STDOUT, "o\n"),
+        new EventPayload.Output(1, StreamName.STDERR, "bad\n"),
         new EventPayload.ExecFinished(1, 2, false, false, 1500, false, "/x"));
     String out = Ansi.strip(printed());
     assertEquals("▶ block 1 (bash)\n  one\n  two\n  bad\n✗ exit 2 · 1.5 s\n\n", out);
@@ -75,7 +83,7 @@ class TerminalRendererTest {
         new EventPayload.ApprovalRequested(1, "bash", "ls", "low", List.of()));
     String out = Ansi.strip(printed());
     assertEquals(1, out.split("╭─", -1).length - 1, out);
-    send(new EventPayload.Approval(1, "approved", "user", null), new EventPayload.ExecStarted(1, "bash"));
+    send(new EventPayload.Approval(1, ApprovalDecision.APPROVED, DecidedBy.USER, null), new EventPayload.ExecStarted(1, "bash"));
     assertFalse(Ansi.strip(printed()).contains("▶"));
   }
 
@@ -96,9 +104,9 @@ class TerminalRendererTest {
 
   @Test
   void declinedAndEditedBlocksAreSaidSo() {
-    send(new EventPayload.Approval(1, "denied", "user", "not now"));
+    send(new EventPayload.Approval(1, ApprovalDecision.DENIED, DecidedBy.USER, "not now"));
     assertEquals("⊘ denied by user: not now\n", Ansi.strip(printed()));
-    send(new EventPayload.Approval(2, "edited", "user", null, "low", List.of(), "echo edited"));
+    send(new EventPayload.Approval(2, ApprovalDecision.EDITED, DecidedBy.USER, null, "low", List.of(), "echo edited"));
     String out = Ansi.strip(printed());
     assertTrue(out.contains("╭─ edited"), out);
     assertTrue(out.contains("│ echo edited"), out);
@@ -107,7 +115,7 @@ class TerminalRendererTest {
   @Test
   void theEndOfATurnFlushesThePartialLineAndExplainsAnUnusualEnd() {
     send(new EventPayload.AssistantDelta("no newline at the end"),
-        new EventPayload.TurnFinished("gave_up", 3, "the same code failed twice"));
+        new EventPayload.TurnFinished(TurnStatus.GAVE_UP, 3, "the same code failed twice"));
     String out = Ansi.strip(printed());
     assertTrue(out.endsWith("no newline at the end\n■ turn ended: gave_up — the same code\n  failed twice\n"),
         out);
@@ -120,7 +128,7 @@ class TerminalRendererTest {
     for (EventPayload p : List.of(new EventPayload.UserMessage("go"),
         new EventPayload.CodeBlockEvent(7, "bash", "ls", false),
         new EventPayload.AssistantMessage("```bash\nls\n```\n"),
-        new EventPayload.Approval(7, "approved", "user", null))) {
+        new EventPayload.Approval(7, ApprovalDecision.APPROVED, DecidedBy.USER, null))) {
       transcript.accept(new Event("s", ++seq, Instant.now(), p));
     }
     String out = Ansi.strip(printed());

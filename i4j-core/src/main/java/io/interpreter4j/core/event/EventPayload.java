@@ -45,9 +45,9 @@ public sealed interface EventPayload {
    * decision: approved | denied | edited; by: auto | user | policy; risk and flags from the danger analysis;
    * code: the code that runs when it was edited, else null.
    */
-  record Approval(int block, String decision, String by, String reason, String risk, java.util.List<RiskFlag> flags,
-                  String code) implements EventPayload {
-    public Approval(int block, String decision, String by, String reason) {
+  record Approval(int block, ApprovalDecision decision, DecidedBy by, String reason, String risk,
+                  java.util.List<RiskFlag> flags, String code) implements EventPayload {
+    public Approval(int block, ApprovalDecision decision, DecidedBy by, String reason) {
       this(block, decision, by, reason, "low", java.util.List.of(), null);
     }
 
@@ -59,7 +59,7 @@ public sealed interface EventPayload {
   }
 
   /** stream: stdout | stderr. */
-  record Output(int block, String stream, String text) implements EventPayload {
+  record Output(int block, StreamName stream, String text) implements EventPayload {
     public String type() { return "output"; }
   }
 
@@ -78,7 +78,7 @@ public sealed interface EventPayload {
   }
 
   /** status: done | failed | gave_up | interrupted | blocked. */
-  record TurnFinished(String status, int iterations, String reason) implements EventPayload {
+  record TurnFinished(TurnStatus status, int iterations, String reason) implements EventPayload {
     public String type() { return "turn_finished"; }
   }
 

@@ -34,14 +34,14 @@ class EventCodecTest {
         new EventPayload.CodeBlockEvent(1, "python", "print(1)", false),
         new EventPayload.ApprovalRequested(1, "bash", "sudo ls", "high",
             List.of(new EventPayload.RiskFlag("high", "sudo", "runs as root with sudo"))),
-        new EventPayload.Approval(1, "edited", "user", null, "low", List.of(), "ls"),
-        new EventPayload.Approval(1, "approved", "auto", null),
+        new EventPayload.Approval(1, ApprovalDecision.EDITED, DecidedBy.USER, null, "low", List.of(), "ls"),
+        new EventPayload.Approval(1, ApprovalDecision.APPROVED, DecidedBy.AUTO, null),
         new EventPayload.ExecStarted(1, "python"),
-        new EventPayload.Output(1, "stdout", "1\n"),
+        new EventPayload.Output(1, StreamName.STDOUT, "1\n"),
         new EventPayload.ExecFinished(1, 0, false, false, 3, false, "/o"),
         new EventPayload.Retry(2, "HTTP 429"),
         new EventPayload.Usage(1200, 85),
-        new EventPayload.TurnFinished("done", 2, null),
+        new EventPayload.TurnFinished(TurnStatus.DONE, 2, null),
         new EventPayload.Error("boom"),
         new EventPayload.Conversation("undo", null, List.of(new EventPayload.Message("user", "hi"))));
     long seq = 1;

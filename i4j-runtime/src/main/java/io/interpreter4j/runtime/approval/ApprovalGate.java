@@ -1,5 +1,8 @@
 package io.interpreter4j.runtime.approval;
 
+import io.interpreter4j.core.event.ApprovalDecision;
+import io.interpreter4j.core.event.DecidedBy;
+
 import io.interpreter4j.core.config.Settings.ApprovalMode;
 import io.interpreter4j.core.event.EventPayload.RiskFlag;
 import io.interpreter4j.core.intercept.CodeBlock;
@@ -57,10 +60,10 @@ public final class ApprovalGate {
    * The verdict on a block. decision: approved | denied | edited; by: auto | user | policy; code is what runs.
    * {@code unanswerable} marks a denial because no one could be asked.
    */
-  public record Decision(int block, String decision, String by, String code, String reason, boolean unanswerable,
-                         String risk, List<RiskFlag> flags) implements Reply {
+  public record Decision(int block, ApprovalDecision decision, DecidedBy by, String code, String reason,
+                         boolean unanswerable, String risk, List<RiskFlag> flags) implements Reply {
     public boolean runs() {
-      return !"denied".equals(decision);
+      return decision.runs();
     }
   }
 
@@ -129,12 +132,12 @@ public final class ApprovalGate {
     switch (decision.outcome()) {
       case RUN -> {
         boolean byRisk = decision.basis() == ApprovalPolicy.Basis.AUTO_RISK;
-        review.replyTo().tell(new Decision(block.index(), "approved", byRisk ? "auto" : "policy", block.code(),
+        review.replyTo().tell(new Decision(block.index(), ApprovalDecision.APPROVED, byRisk ? DecidedBy.AUTO : DecidedBy.POLICY, block.code(),
             byRisk ? null : decision.reason(), false, level, flags));
         return Behaviors.same();
       }
       case DENY -> {
-        review.replyTo().tell(new Decision(block.index(), "denied", "policy", block.code(), decision.reason(), false,
+        review.replyTo().tell(new Decision(block.index(), ApprovalDecision.DENIED, DecidedBy.POLICY, block.code(), decision.reason(), false,
             level, flags));
         return Behaviors.same();
       }
@@ -153,7 +156,7 @@ public final class ApprovalGate {
         .onMessage(SetMode.class, m -> awaiting(m.mode(), review, level, flags))
         .onMessage(Cancel.class, c -> onCancel(mode, review))
         .onMessage(Review.class, r -> {
-          r.replyTo().tell(new Decision(r.block().index(), "denied", "policy", r.block().code(),
+          r.replyTo().tell(new Decision(r.block().index(), ApprovalDecision.DENIED, DecidedBy.POLICY, r.block().code(),
               "another block is waiting for approval", false, "low", List.of()));
           return Behaviors.same();
         })
@@ -169,15 +172,15 @@ public final class ApprovalGate {
     CodeBlock block = review.block();
     Decision decision;
     if (a.failure() != null) {
-      decision = new Decision(block.index(), "denied", "user", block.code(),
+      decision = new Decision(block.index(), ApprovalDecision.DENIED, DecidedBy.USER, block.code(),
           "the approval prompt failed: " + a.failure().getMessage(), true, level, flags);
     } else {
       Approver.Answer answer = a.answer();
       decision = switch (answer.kind()) {
-        case YES -> new Decision(block.index(), "approved", "user", block.code(), null, false, level, flags);
-        case EDIT -> new Decision(block.index(), "edited", "user", answer.code(), null, false, level, flags);
-        case NO -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), false, level, flags);
-        case NO_ONE -> new Decision(block.index(), "denied", "user", block.code(), answer.reason(), true, level,
+        case YES -> new Decision(block.index(), ApprovalDecision.APPROVED, DecidedBy.USER, block.code(), null, false, level, flags);
+        case EDIT -> new Decision(block.index(), ApprovalDecision.EDITED, DecidedBy.USER, answer.code(), null, false, level, flags);
+        case NO -> new Decision(block.index(), ApprovalDecision.DENIED, DecidedBy.USER, block.code(), answer.reason(), false, level, flags);
+        case NO_ONE -> new Decision(block.index(), ApprovalDecision.DENIED, DecidedBy.USER, block.code(), answer.reason(), true, level,
             flags);
       };
     }

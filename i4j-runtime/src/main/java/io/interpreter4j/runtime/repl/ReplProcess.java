@@ -1,5 +1,7 @@
 package io.interpreter4j.runtime.repl;
 
+import io.interpreter4j.core.event.StreamName;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -28,11 +30,11 @@ final class ReplProcess {
 
   /** The two output streams. */
   enum Stream {
-    STDOUT("stdout"), STDERR("stderr");
+    STDOUT(StreamName.STDOUT), STDERR(StreamName.STDERR);
 
-    final String label;
+    final StreamName label;
 
-    Stream(String label) {
+    Stream(StreamName label) {
       this.label = label;
     }
   }

@@ -1,5 +1,7 @@
 package io.interpreter4j.runtime.repl;
 
+import io.interpreter4j.core.event.StreamName;
+
 import io.interpreter4j.runtime.repl.BlockEndings.Ending;
 import io.interpreter4j.runtime.repl.BlockRun.Halt;
 import io.interpreter4j.runtime.repl.ReplProcess.Stream;
@@ -43,8 +45,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   public interface Reply {}
 
-  /** stream is "stdout" or "stderr". */
-  public record Output(int block, String stream, String text) implements Reply {}
+  public record Output(int block, StreamName stream, String text) implements Reply {}
 
   public record Finished(int block, ExecResult result) implements Reply {}
 

@@ -1,5 +1,8 @@
 package io.interpreter4j.runtime.session;
 
+import io.interpreter4j.core.event.ApprovalDecision;
+import io.interpreter4j.core.event.DecidedBy;
+
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.model.ChatMessage;
@@ -63,8 +66,8 @@ public final class ConversationRebuilder {
       }
     } else if (p instanceof EventPayload.CodeBlockEvent c) {
       languages.put(c.block(), c.language());
-    } else if (p instanceof EventPayload.Approval a && "denied".equals(a.decision())) {
-      results.add("policy".equals(a.by()) ? PromptBuilder.blockedByPolicy(a.block(), a.reason())
+    } else if (p instanceof EventPayload.Approval a && a.decision() == ApprovalDecision.DENIED) {
+      results.add(a.by() == DecidedBy.POLICY ? PromptBuilder.blockedByPolicy(a.block(), a.reason())
           : PromptBuilder.declined(a.block(), a.reason()));
     } else if (p instanceof EventPayload.Error e && ConversationEdits.isGenerated(e.message())) {
       results.add(e.message());

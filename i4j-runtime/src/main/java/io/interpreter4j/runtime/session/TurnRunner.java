@@ -1,5 +1,8 @@
 package io.interpreter4j.runtime.session;
 
+import io.interpreter4j.core.event.ApprovalDecision;
+import io.interpreter4j.core.event.DecidedBy;
+
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.config.Settings.InterceptorMode;
 import io.interpreter4j.core.event.EventPayload;
@@ -169,7 +172,7 @@ final class TurnRunner {
     runningBlock = null;
     runningCode = null;
     runningLanguage = null;
-    events.publish(new EventPayload.TurnFinished(status.wire(), iterations, reason));
+    events.publish(new EventPayload.TurnFinished(status, iterations, reason));
   }
 
   // ---- the model ----
@@ -292,9 +295,9 @@ final class TurnRunner {
     CodeBlock block = awaitingBlock;
     awaitingBlock = null;
     events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason(), d.risk(), d.flags(),
-        "edited".equals(d.decision()) ? d.code() : null));
+        d.decision() == ApprovalDecision.EDITED ? d.code() : null));
     if (!d.runs()) {
-      results.add("policy".equals(d.by()) && !d.unanswerable()
+      results.add(d.by() == DecidedBy.POLICY && !d.unanswerable()
           ? PromptBuilder.blockedByPolicy(d.block(), d.reason())
           : PromptBuilder.declined(d.block(), d.reason()));
       if (d.unanswerable()) {

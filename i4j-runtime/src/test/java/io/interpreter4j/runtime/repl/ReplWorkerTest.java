@@ -45,15 +45,15 @@ class ReplWorkerTest {
   /** The replies of one block. */
   record Run(List<ReplWorker.Output> outputs, ExecResult result) {
     String stdout() {
-      return text("stdout");
+      return text(io.interpreter4j.core.event.StreamName.STDOUT);
     }
 
     String stderr() {
-      return text("stderr");
+      return text(io.interpreter4j.core.event.StreamName.STDERR);
     }
 
-    String text(String stream) {
-      return outputs.stream().filter(o -> o.stream().equals(stream)).map(ReplWorker.Output::text)
+    String text(io.interpreter4j.core.event.StreamName stream) {
+      return outputs.stream().filter(o -> o.stream() == stream).map(ReplWorker.Output::text)
           .collect(Collectors.joining());
     }
 
@@ -111,7 +111,7 @@ class ReplWorkerTest {
         return outputs;
       }
       outputs.add(output);
-      if (output.stream().equals("stdout")) {
+      if (output.stream() == io.interpreter4j.core.event.StreamName.STDOUT) {
         stdout.append(output.text());
       }
     }

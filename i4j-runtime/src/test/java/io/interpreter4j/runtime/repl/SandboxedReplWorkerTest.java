@@ -49,7 +49,7 @@ class SandboxedReplWorkerTest {
 
   record Run(List<ReplWorker.Output> outputs, ExecResult result) {
     String stdout() {
-      return outputs.stream().filter(o -> o.stream().equals("stdout")).map(ReplWorker.Output::text)
+      return outputs.stream().filter(o -> o.stream() == io.interpreter4j.core.event.StreamName.STDOUT).map(ReplWorker.Output::text)
           .collect(Collectors.joining());
     }
 

@@ -63,7 +63,7 @@ class SessionLanguagesTest {
         turn("Block 1 \\(javascript\\) finished with exit code 0", "```javascript\nanswer + 1\n```"),
         turn("Block 2 \\(javascript\\) finished with exit code 0\\.\\nOutput:\\n```output\\n42\\n", "It is 42."))),
         Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("compute", TURN).status(), s.types());
+    assertEquals("done", s.turn("compute", TURN).status().wire(), s.types());
   }
 
   @Test
@@ -71,7 +71,7 @@ class SessionLanguagesTest {
     var s = harness.start(cassette(cassetteJson(
         turn(null, "```pl\nprint 6 * 7, \"\\n\";\n```"),
         turn("exit code 0\\.\\nOutput:\\n```output\\n42\\n", "Perl says 42."))), Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("compute", TURN).status(), s.types());
+    assertEquals("done", s.turn("compute", TURN).status().wire(), s.types());
     assertTrue(Files.exists(harness.dataDir.resolve("sessions").resolve(s.id).resolve("code").resolve("block-1.pl")));
   }
 
@@ -82,7 +82,7 @@ class SessionLanguagesTest {
         turn("language 'ghost' is not available here\\. Available languages: python \\d.*, bash \\d.*perl",
             "I'll use python."))),
         Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("hi", TURN).status(), s.types());
+    assertEquals("done", s.turn("hi", TURN).status().wire(), s.types());
     assertTrue(s.payloads(EventPayload.ExecStarted.class).isEmpty());
   }
 
@@ -93,6 +93,6 @@ class SessionLanguagesTest {
         turn("Block 1 \\(html\\) finished with exit code 0\\.\\n(.|\\n)*Saved the page to .*html/block-1\\.html",
             "Saved."))),
         Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("make a page", TURN).status(), s.types());
+    assertEquals("done", s.turn("make a page", TURN).status().wire(), s.types());
   }
 }

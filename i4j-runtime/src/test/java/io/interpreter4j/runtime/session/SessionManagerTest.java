@@ -91,7 +91,7 @@ class SessionManagerTest {
     assertNull(s.created().error());
     assertEquals(Optional.of(s.created().session()), find("mgr-one"));
     s.created().session().tell(new Session.UserMessage("go"));
-    assertEquals("done", s.awaitTurn().status());
+    assertEquals("done", s.awaitTurn().status().wire());
     assertTrue(!Processes.workingIn(work).isEmpty(), "the python REPL is alive between turns");
 
     manager.tell(new SessionManager.StopSession("mgr-one"));
@@ -124,12 +124,12 @@ class SessionManagerTest {
     crashing.created().session().tell(new Session.UserMessage("first"));
     neighbour.created().session().tell(new Session.UserMessage("hello"));
     EventPayload.TurnFinished failed = crashing.awaitTurn();
-    assertEquals("failed", failed.status());
+    assertEquals("failed", failed.status().wire());
     assertTrue(failed.reason().contains("the session crashed while streaming"), failed.reason());
-    assertEquals("done", neighbour.awaitTurn().status(), "a crash in one session never touches another");
+    assertEquals("done", neighbour.awaitTurn().status().wire(), "a crash in one session never touches another");
 
     crashing.created().session().tell(new Session.UserMessage("second"));
-    assertEquals("done", crashing.awaitTurn().status());
+    assertEquals("done", crashing.awaitTurn().status().wire());
     TestProbe<Session.History> history = testKit.createTestProbe();
     crashing.created().session().tell(new Session.GetHistory(history.ref()));
     String all = history.receiveMessage(WAIT).messages().toString();

@@ -129,7 +129,7 @@ class SessionSupervisionTest {
     }
 
     EventPayload.TurnFinished next = s.turn("again", TURN);
-    assertEquals("done", next.status(), "the next message works: " + s.types());
+    assertEquals("done", next.status().wire(), "the next message works: " + s.types());
     assertTrue(s.output().contains("42"), s.output());
 
     s.ref.tell(Session.Stop.INSTANCE);
@@ -147,7 +147,7 @@ class SessionSupervisionTest {
     var s = harness.start(SessionIds.next(), cassette(cassetteJson(replies)), Approver.NOBODY, Map.of(),
         Faults.always(Point.STREAMER_STREAMING));
     for (int i = 0; i <= Session.RESTARTS; i++) {
-      assertEquals("failed", s.turn("try " + i, TURN).status());
+      assertEquals("failed", s.turn("try " + i, TURN).status().wire());
     }
     s.awaitType("error", TURN); // the streamer crash itself
     TestProbe<Object> probe = testKit.createTestProbe();
@@ -177,7 +177,7 @@ class SessionSupervisionTest {
     assertEquals(Session.TurnStart.Outcome.STARTED, answers.receiveMessage(Duration.ofSeconds(5)).outcome());
     assertEquals(Session.TurnStart.Outcome.BUSY, answers.receiveMessage(Duration.ofSeconds(5)).outcome());
     assertEquals(Session.TurnStart.Outcome.BUSY, answers.receiveMessage(Duration.ofSeconds(5)).outcome());
-    assertEquals("done", s.awaitTurn(TURN).status());
+    assertEquals("done", s.awaitTurn(TURN).status().wire());
     s.ref.tell(new Session.UserMessage("", answers.ref()));
     assertEquals(Session.TurnStart.Outcome.EMPTY, answers.receiveMessage(Duration.ofSeconds(5)).outcome());
   }
@@ -217,10 +217,10 @@ class SessionSupervisionTest {
               turn(null, "```python\nfor i in range(2000):\n    print('line', i, 'x' * 40)\n```"),
               turn(null, "Done."))),
           Approver.NOBODY, Map.of(), Faults.NONE);
-      assertEquals("done", s.turn("hi", TURN).status());
+      assertEquals("done", s.turn("hi", TURN).status().wire());
       disk.fill();
       EventPayload.TurnFinished failed = s.turn("print a lot", TURN);
-      assertEquals("failed", failed.status(), s.types());
+      assertEquals("failed", failed.status().wire(), s.types());
       assertTrue(failed.reason().contains("No space left on device"), failed.reason());
       Path journal = disk.path().resolve("data/sessions").resolve(s.id).resolve("events.jsonl");
       assertTrue(s.payloads(EventPayload.Error.class).stream().anyMatch(e -> e.message().contains(journal.toString())

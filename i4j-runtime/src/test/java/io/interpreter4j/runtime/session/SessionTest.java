@@ -58,7 +58,7 @@ class SessionTest {
         turn("Block 1 \\(python\\) finished with exit code 0\\.\\nOutput:\\n```output\\n42\\n", "The answer is 42."))),
         Approver.NOBODY, Map.of());
     EventPayload.TurnFinished done = s.turn("what is 6*7?", TURN);
-    assertEquals("done", done.status());
+    assertEquals("done", done.status().wire());
     assertEquals(2, done.iterations());
     assertEquals("session_started,user_message,code_block,assistant_message,approval,exec_started,output,"
         + "exec_finished,assistant_message,turn_finished", s.types().replace("usage,", "").replaceAll("(output,)+", "output,"));
@@ -91,7 +91,7 @@ class SessionTest {
         turn("exit code 1.*NameError", "Fixing.\n```python\nundefined_name = 5\nprint(undefined_name)\n```"),
         turn("exit code 0.*\\n5\\n", "Fixed: 5."))), Approver.NOBODY, Map.of());
     EventPayload.TurnFinished t = s.turn("print it", TURN);
-    assertEquals("done", t.status(), s.types());
+    assertEquals("done", t.status().wire(), s.types());
     List<EventPayload.ExecFinished> runs = s.payloads(EventPayload.ExecFinished.class);
     assertEquals(1, runs.get(0).exit_code());
     assertEquals(0, runs.get(1).exit_code());
@@ -106,7 +106,7 @@ class SessionTest {
     var s = harness.start(cassette("{\"turns\": [" + turns + "]}"), Approver.NOBODY,
         Map.of("interpreter4j.healing.max-consecutive-failures", 3));
     EventPayload.TurnFinished t = s.turn("do it", TURN);
-    assertEquals("gave_up", t.status());
+    assertEquals("gave_up", t.status().wire());
     assertTrue(t.reason().contains("3 failed blocks in a row"), t.reason());
     assertEquals(3, s.payloads(EventPayload.ExecFinished.class).size());
   }
@@ -117,7 +117,7 @@ class SessionTest {
     var s = harness.start(cassette(cassetteJson(turn(null, bad), turn(null, bad), turn(null, bad))),
         Approver.NOBODY, Map.of());
     EventPayload.TurnFinished t = s.turn("divide", TURN);
-    assertEquals("gave_up", t.status());
+    assertEquals("gave_up", t.status().wire());
     assertEquals("the same code failed twice with the same error", t.reason());
   }
 
@@ -130,7 +130,7 @@ class SessionTest {
     var s = harness.start(cassette("{\"turns\": [" + turns + "]}"), Approver.NOBODY,
         Map.of("interpreter4j.healing.max-iterations", 4));
     EventPayload.TurnFinished t = s.turn("loop", TURN);
-    assertEquals("gave_up", t.status());
+    assertEquals("gave_up", t.status().wire());
     assertEquals(4, t.iterations());
     assertTrue(t.reason().contains("max-iterations"), t.reason());
   }
@@ -142,10 +142,10 @@ class SessionTest {
         turn("The user declined to run block 1.*not now", "OK, I won't."))),
         SessionHarness.NO, Map.of("interpreter4j.approval.mode", "ask"));
     EventPayload.TurnFinished t = s.turn("touch it", TURN);
-    assertEquals("done", t.status(), s.types());
+    assertEquals("done", t.status().wire(), s.types());
     EventPayload.Approval a = s.payloads(EventPayload.Approval.class).get(0);
-    assertEquals("denied", a.decision());
-    assertEquals("user", a.by());
+    assertEquals("denied", a.decision().wire());
+    assertEquals("user", a.by().wire());
     assertFalse(Files.exists(harness.workdir.resolve("should-not-exist")));
     assertTrue(s.payloads(EventPayload.ExecStarted.class).isEmpty());
   }
@@ -154,7 +154,7 @@ class SessionTest {
   void noOneToAskEndsBlocked() throws Exception {
     var s = harness.start(cassette(cassetteJson(turn(null, "```bash\necho hi\n```"))), Approver.NOBODY,
         Map.of("interpreter4j.approval.mode", "ask"));
-    assertEquals("blocked", s.turn("hi", TURN).status());
+    assertEquals("blocked", s.turn("hi", TURN).status().wire());
   }
 
   @Test
@@ -164,7 +164,7 @@ class SessionTest {
         turn("Block 1 .*exit code 0.*Block 2 .*exit code 1", "Block 2 failed; stopping."))),
         Approver.NOBODY, Map.of("interpreter4j.interceptor.mode", "all-blocks"));
     EventPayload.TurnFinished t = s.turn("three steps", TURN);
-    assertEquals("done", t.status(), s.types());
+    assertEquals("done", t.status().wire(), s.types());
     assertEquals(3, s.payloads(EventPayload.CodeBlockEvent.class).size());
     assertEquals(2, s.payloads(EventPayload.ExecFinished.class).size());
     assertFalse(s.output().contains("three"));
@@ -176,7 +176,7 @@ class SessionTest {
         turn(null, "```cobol\nDISPLAY 'HI'.\n```"),
         turn("language 'cobol' is not available here.*python.*bash", "I'll use python."))),
         Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("hi", TURN).status());
+    assertEquals("done", s.turn("hi", TURN).status().wire());
   }
 
   @Test
@@ -188,8 +188,8 @@ class SessionTest {
         turn(null, "```python\ncounter + 1\n```"),
         turn(null, "```bash\necho \"$GREETING from $(pwd)\"\n```"),
         turn(null, "done"))), Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("set up", TURN).status());
-    assertEquals("done", s.turn("use it", TURN).status());
+    assertEquals("done", s.turn("set up", TURN).status().wire());
+    assertEquals("done", s.turn("use it", TURN).status().wire());
     String out = s.output();
     assertTrue(out.contains("42"), out);
     assertTrue(out.contains("hello from /tmp"), out);
@@ -199,7 +199,7 @@ class SessionTest {
   void aCassetteMismatchFailsTheTurnWithItsMessage() throws Exception {
     var s = harness.start(cassette(cassetteJson(turn("never-said", "x"))), Approver.NOBODY, Map.of());
     EventPayload.TurnFinished t = s.turn("hello", TURN);
-    assertEquals("failed", t.status());
+    assertEquals("failed", t.status().wire());
     assertTrue(t.reason().startsWith("cassette mismatch at turn 1: /never-said/ not found in: hello"), t.reason());
   }
 
@@ -213,11 +213,11 @@ class SessionTest {
     s.awaitType("output", TURN);
     s.ref.tell(Session.Interrupt.INSTANCE);
     EventPayload.TurnFinished t = s.awaitTurn(TURN);
-    assertEquals("interrupted", t.status());
+    assertEquals("interrupted", t.status().wire());
     EventPayload.ExecFinished f = s.payloads(EventPayload.ExecFinished.class).get(0);
     assertEquals(130, f.exit_code());
     assertTrue(f.interrupted());
-    assertEquals("done", s.turn("again", TURN).status());
+    assertEquals("done", s.turn("again", TURN).status().wire());
     assertTrue(s.output().contains("still alive"));
   }
 
@@ -231,7 +231,7 @@ class SessionTest {
     EventPayload.Error e = (EventPayload.Error) s.awaitType("error", TURN).payload();
     assertTrue(e.message().contains("a turn is still running"));
     s.ref.tell(Session.Interrupt.INSTANCE);
-    assertEquals("interrupted", s.awaitTurn(TURN).status());
+    assertEquals("interrupted", s.awaitTurn(TURN).status().wire());
   }
 
   @Test
@@ -243,10 +243,10 @@ class SessionTest {
         turn("Block 1 was not executed: blocked by policy: .*home.*; choose a safer way", "I'll stop here."))),
         Approver.NOBODY, Map.of());
     EventPayload.TurnFinished t = s.turn("clean up", TURN);
-    assertEquals("done", t.status(), s.types());
+    assertEquals("done", t.status().wire(), s.types());
     EventPayload.Approval a = s.payloads(EventPayload.Approval.class).get(0);
-    assertEquals("denied", a.decision());
-    assertEquals("policy", a.by());
+    assertEquals("denied", a.decision().wire());
+    assertEquals("policy", a.by().wire());
     assertEquals("high", a.risk());
     assertFalse(a.flags().isEmpty());
     assertTrue(s.payloads(EventPayload.ExecStarted.class).isEmpty(), "the block must never run");
@@ -258,10 +258,10 @@ class SessionTest {
     var s = harness.start(cassette(cassetteJson(
         turn(null, "```bash\ngit reset --hard 2>/dev/null; echo ran\n```"), turn(null, "ok"))),
         Approver.NOBODY, Map.of("interpreter4j.approval.rules.allow", List.of("bash:git reset --hard*", "bash:echo *")));
-    assertEquals("done", s.turn("reset", TURN).status(), s.types());
+    assertEquals("done", s.turn("reset", TURN).status().wire(), s.types());
     EventPayload.Approval a = s.payloads(EventPayload.Approval.class).get(0);
-    assertEquals("approved", a.decision());
-    assertEquals("policy", a.by());
+    assertEquals("approved", a.decision().wire());
+    assertEquals("policy", a.by().wire());
     assertTrue(s.output().contains("ran"));
   }
 
@@ -270,8 +270,8 @@ class SessionTest {
     var s = harness.start(cassette(cassetteJson(
         turn(null, "```bash\ncurl -s http://127.0.0.1:9/ || true\n```"), turn("blocked by policy", "ok"))),
         Approver.NOBODY, Map.of("interpreter4j.approval.rules.deny", List.of("bash:curl *")));
-    assertEquals("done", s.turn("fetch", TURN).status(), s.types());
-    assertEquals("denied", s.payloads(EventPayload.Approval.class).get(0).decision());
+    assertEquals("done", s.turn("fetch", TURN).status().wire(), s.types());
+    assertEquals("denied", s.payloads(EventPayload.Approval.class).get(0).decision().wire());
   }
 
   @Test
@@ -279,7 +279,7 @@ class SessionTest {
     String key = "sk-proj-" + "Abcdefghijklmnopqrstuvwxyz0123456789";
     var s = harness.start(cassette(cassetteJson(
         turn(null, "```bash\necho " + key + "\n```"), turn(null, "printed"))), Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("show the key " + key, TURN).status());
+    assertEquals("done", s.turn("show the key " + key, TURN).status().wire());
     Path journal = harness.dataDir.resolve("sessions").resolve(s.id).resolve("events.jsonl");
     assertFalse(Files.readString(journal).contains(key));
     assertFalse(s.all.stream().map(EventCodec::toJson).anyMatch(json -> json.contains(key)));
@@ -307,14 +307,14 @@ class SessionTest {
         turn(null, "```python\nremembered = 41\n```"), turn(null, "Set."),
         turn("again", "```python\nprint(remembered)\n```"), turn("NameError", "It is gone."))),
         Approver.NOBODY, Map.of());
-    assertEquals("done", s.turn("remember", TURN).status());
+    assertEquals("done", s.turn("remember", TURN).status().wire());
     Session.Changed reset = edit(s, Session.Reset::new);
     assertTrue(reset.done(), reset.message());
     assertEquals(List.of(), reset.messages());
     assertEquals(1, history(s).size(), "only the system prompt is left");
     EventPayload.Conversation event = s.payloads(EventPayload.Conversation.class).get(0);
     assertEquals("reset", event.reason());
-    assertEquals("done", s.turn("again", TURN).status());
+    assertEquals("done", s.turn("again", TURN).status().wire());
     assertTrue(s.payloads(EventPayload.ExecFinished.class).get(1).exit_code() != 0, "python was restarted");
     assertEquals(List.of(ChatMessage.Role.SYSTEM, ChatMessage.Role.USER, ChatMessage.Role.ASSISTANT,
         ChatMessage.Role.USER, ChatMessage.Role.ASSISTANT), history(s).stream().map(ChatMessage::role).toList());
@@ -333,7 +333,7 @@ class SessionTest {
     assertEquals("removed your last message: second", undone.message());
     assertEquals(List.of(ChatMessage.user("first"), ChatMessage.assistant("One.")), undone.messages());
     assertEquals("undo", s.payloads(EventPayload.Conversation.class).get(0).reason());
-    assertEquals("done", s.turn("third", TURN).status(), "the model sees the conversation without the undone turn");
+    assertEquals("done", s.turn("third", TURN).status().wire(), "the model sees the conversation without the undone turn");
     assertTrue(edit(s, Session.Undo::new).done());
     assertTrue(edit(s, Session.Undo::new).done());
     Session.Changed nothing = edit(s, Session.Undo::new);
@@ -376,7 +376,7 @@ class SessionTest {
     assertEquals("resume", event.reason());
     assertEquals("20260101-000000-abcdef", event.source());
     assertEquals(4, event.messages().size());
-    assertEquals("done", s.turn("go on", TURN).status());
+    assertEquals("done", s.turn("go on", TURN).status().wire());
     edit(s, Session.Undo::new);
     Session.Changed second = edit(s, Session.Undo::new);
     assertEquals("removed your last message: earlier", second.message(), "restored user messages can be undone");
@@ -393,7 +393,7 @@ class SessionTest {
     assertFalse(refused.done());
     assertTrue(refused.message().contains("a turn is still running"), refused.message());
     s.ref.tell(Session.Interrupt.INSTANCE);
-    assertEquals("interrupted", s.awaitTurn(TURN).status());
+    assertEquals("interrupted", s.awaitTurn(TURN).status().wire());
     assertTrue(s.payloads(EventPayload.Conversation.class).isEmpty());
   }
 
@@ -404,11 +404,11 @@ class SessionTest {
         turn(null, "```bash\necho two\n```"), turn("exit code 0", "Ran."))),
         SessionHarness.NO, Map.of("interpreter4j.approval.mode", "ask"));
     s.turn("first", TURN);
-    assertEquals("denied", s.payloads(EventPayload.Approval.class).get(0).decision());
+    assertEquals("denied", s.payloads(EventPayload.Approval.class).get(0).decision().wire());
     s.ref.tell(new Session.SetApprovalMode(Settings.ApprovalMode.AUTO));
     s.turn("second", TURN);
     EventPayload.Approval second = s.payloads(EventPayload.Approval.class).get(1);
-    assertEquals("approved", second.decision());
-    assertEquals("auto", second.by());
+    assertEquals("approved", second.decision().wire());
+    assertEquals("auto", second.by().wire());
   }
 }

@@ -43,7 +43,7 @@ public final class ServerMetrics {
     } else if (p instanceof EventPayload.Retry) {
       retries.increment();
     } else if (p instanceof EventPayload.TurnFinished t) {
-      count(turns, t.status());
+      count(turns, t.status().wire());
     } else if (p instanceof EventPayload.Error) {
       errors.increment();
     }

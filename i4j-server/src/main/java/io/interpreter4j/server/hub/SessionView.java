@@ -1,5 +1,7 @@
 package io.interpreter4j.server.hub;
 
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.event.Event;
@@ -86,7 +88,7 @@ public final class SessionView {
       if (pendingApproval != null && pendingApproval.block() == a.block()) {
         pendingApproval = null;
       }
-      status = "denied".equals(a.decision()) ? "streaming" : "executing";
+      status = a.decision() == ApprovalDecision.DENIED ? "streaming" : "executing";
     } else if (p instanceof EventPayload.ExecStarted e) {
       status = "executing";
       runningBlock = e.block();
@@ -102,7 +104,7 @@ public final class SessionView {
       inputTokens += u.input_tokens();
       outputTokens += u.output_tokens();
     } else if (p instanceof EventPayload.TurnFinished t) {
-      status = t.status();
+      status = t.status().wire();
       iterations = t.iterations();
       pendingApproval = null;
       runningBlock = null;

@@ -1,5 +1,7 @@
 package io.interpreter4j.server.hub;
 
+import io.interpreter4j.core.event.StreamName;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -60,7 +62,7 @@ class EventRingTest {
     }
     assertEquals(3, ring.size());
     assertEquals(8, ring.after(0).firstSeq());
-    Event huge = new Event("s", 11, Instant.EPOCH, new EventPayload.Output(1, "stdout", "y".repeat(10_000)));
+    Event huge = new Event("s", 11, Instant.EPOCH, new EventPayload.Output(1, StreamName.STDOUT, "y".repeat(10_000)));
     ring.add(huge);
     assertEquals(List.of(11L), seqs(ring.after(0)), "an event bigger than the budget is still kept, alone");
   }

@@ -1,5 +1,9 @@
 package io.interpreter4j.server.hub;
 
+import io.interpreter4j.core.event.DecidedBy;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,7 +32,7 @@ class ServerMetricsTest {
     Event started = new Event("a", 1, Instant.EPOCH, new EventPayload.ExecStarted(1, "python"));
     running.apply(started);
     metrics.record(started);
-    metrics.record(new Event("a", 2, Instant.EPOCH, new EventPayload.Approval(1, "denied", "policy", "rm -rf")));
+    metrics.record(new Event("a", 2, Instant.EPOCH, new EventPayload.Approval(1, ApprovalDecision.DENIED, DecidedBy.POLICY, "rm -rf")));
     metrics.record(new Event("a", 3, Instant.EPOCH, new EventPayload.Retry(2, "429")));
     metrics.record(new Event("a", 4, Instant.EPOCH, new EventPayload.Usage(7, 3)));
     String text = metrics.render(List.of(running), 2);

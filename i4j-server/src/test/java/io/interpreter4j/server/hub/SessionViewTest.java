@@ -1,5 +1,13 @@
 package io.interpreter4j.server.hub;
 
+import io.interpreter4j.core.event.TurnStatus;
+
+import io.interpreter4j.core.event.StreamName;
+
+import io.interpreter4j.core.event.DecidedBy;
+
+import io.interpreter4j.core.event.ApprovalDecision;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -35,20 +43,20 @@ class SessionViewTest {
     assertEquals(1, view.lastBlock());
     assertNull(view.decision(1));
 
-    apply(new EventPayload.Approval(1, "approved", "user", null));
+    apply(new EventPayload.Approval(1, ApprovalDecision.APPROVED, DecidedBy.USER, null));
     assertNull(view.pendingApproval());
     assertEquals("approved by user", view.decision(1));
     apply(new EventPayload.ExecStarted(1, "bash"));
     assertEquals("executing", view.status());
     assertEquals("bash", view.runningLanguage());
-    apply(new EventPayload.Output(1, "stdout", "a\n"));
+    apply(new EventPayload.Output(1, StreamName.STDOUT, "a\n"));
     apply(new EventPayload.ExecFinished(1, 0, false, false, 3, false, "/data/out-1.txt"));
     assertNull(view.runningLanguage());
     assertEquals("/data/out-1.txt", view.outputFile(1));
     apply(new EventPayload.AssistantMessage("Done."));
     apply(new EventPayload.Usage(6, 3));
     apply(new EventPayload.Usage(4, 2));
-    apply(new EventPayload.TurnFinished("done", 2, null));
+    apply(new EventPayload.TurnFinished(TurnStatus.DONE, 2, null));
 
     ObjectNode json = view.toJson();
     assertEquals("done", json.path("status").asText());
@@ -67,7 +75,7 @@ class SessionViewTest {
   void aStoppedSessionShowsItsLastStatus() {
     apply(new EventPayload.SessionStarted("m", "/"));
     apply(new EventPayload.UserMessage("hi"));
-    apply(new EventPayload.TurnFinished("failed", 1, "model down"));
+    apply(new EventPayload.TurnFinished(TurnStatus.FAILED, 1, "model down"));
     assertEquals("failed", view.status());
     view.markStopped();
     assertTrue(view.stopped());
