@@ -3,10 +3,10 @@ package io.interpreter4j.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.testing.RequiredTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,8 +37,7 @@ class TerminalTest {
 
   @BeforeAll
   static void needsTmux() {
-    assumeTrue(Tmux.installed(), "tmux is not installed: the terminal tests drive the CLI through it (CI installs "
-        + "tmux)");
+    RequiredTool.assume(Tmux.installed(), "tmux (the terminal tests drive the CLI through it)", "apt-get install tmux");
   }
 
   @BeforeEach

@@ -15,18 +15,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 /**
  * The dashboard in a real browser against a real server: headless Chromium (Debian's chromium + chromium-driver,
- * skipped when they are not installed) opens {@code /?token=...}, sees an ask-mode session wait in the sessions
+ * {@link Browser#assumeInstalled}) opens {@code /?token=...}, sees an ask-mode session wait in the sessions
  * table, opens it and approves, edits or denies its block on the approval card (the block runs for real in a bash
  * REPL), or stops it from its page.
  */
-@EnabledIf(value = "io.interpreter4j.server.Browser#installed", disabledReason = Browser.NOT_INSTALLED)
 class DashboardBrowserTest {
   @TempDir static Path tmp;
   private static TestServer server;

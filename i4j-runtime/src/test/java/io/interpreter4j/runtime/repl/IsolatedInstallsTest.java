@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.interpreter4j.core.testing.RequiredTool;
 import io.interpreter4j.runtime.repl.SandboxedReplWorkerTest.Run;
 import io.interpreter4j.runtime.sandbox.Sandbox;
 import io.interpreter4j.runtime.sandbox.Subprocess;
@@ -54,9 +54,10 @@ class IsolatedInstallsTest {
   static void buildWheelAndCheckPython() throws Exception {
     Subprocess.Result venv = Subprocess.run(List.of(PYTHON, "-c", "import venv, ensurepip; import sys; "
         + "print(sys.prefix == sys.base_prefix)"), null, Map.of(), Duration.ofSeconds(30));
-    assumeTrue(venv.ok(), "python's venv/ensurepip modules are missing (apt-get install python3-venv): "
-        + venv.output());
-    assumeTrue(venv.output().strip().equals("True"), "the test python is itself in a virtual environment");
+    RequiredTool.assume(venv.ok(), "the venv and ensurepip modules of " + PYTHON + " (" + venv.lastLine() + ")",
+        "apt-get install python3-venv");
+    RequiredTool.assume(venv.output().strip().equals("True"), "a python outside any virtual environment ("
+        + PYTHON + " is in one)", "run the tests with no virtual environment active");
     wheel = writeWheel(wheels, "i4jtestpkg", "0.1", "VALUE = 42\n");
   }
 

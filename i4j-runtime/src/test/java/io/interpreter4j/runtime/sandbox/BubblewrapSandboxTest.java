@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,11 +21,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 class BubblewrapSandboxTest {
 
-  static final Optional<Path> BWRAP = Subprocess.executable("bwrap");
   static final Duration WAIT = Duration.ofSeconds(60);
   static final String PYTHON = io.interpreter4j.runtime.repl.PythonLocator.resolve();
 
@@ -145,8 +145,8 @@ class BubblewrapSandboxTest {
     }
 
     @Test
+    @EnabledOnOs(value = OS.LINUX, disabledReason = "the message names Linux's fix")
     void withoutBwrapItSaysHowToInstallIt() {
-      assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"), "the message names Linux's fix");
       BubblewrapSandbox missing = new BubblewrapSandbox(false, null);
       assertEquals(Optional.of("bwrap not found: install bubblewrap (apt-get install bubblewrap) or run without "
           + "--sandbox"), missing.availability());
@@ -170,15 +170,12 @@ class BubblewrapSandboxTest {
     }
   }
 
-  /** Real bwrap; skipped only where it is not installed. */
+  /** Real bwrap, a {@link RequiredBwrap}. */
   @Nested
   class Real {
 
     BubblewrapSandbox sandbox(boolean network) {
-      assumeTrue(BWRAP.isPresent(), "bwrap is not installed (apt-get install bubblewrap)");
-      BubblewrapSandbox sandbox = new BubblewrapSandbox(network);
-      sandbox.check();
-      return sandbox;
+      return (BubblewrapSandbox) RequiredBwrap.sandbox(network);
     }
 
     Subprocess.Result run(BubblewrapSandbox sandbox, String script) {
