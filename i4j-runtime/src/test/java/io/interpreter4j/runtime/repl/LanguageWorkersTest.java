@@ -237,8 +237,8 @@ class LanguageWorkersTest {
       assertEquals(page, Files.readString(saved));
       assertTrue(run.stdout().contains("Saved the page to " + saved), run.stdout());
       // where a headless browser renders the page, the model reads its text, the script's additions included
-      RequiredTool.assume(PerBlockDialect.browser() != null, "a headless browser to render html blocks (one of "
-          + PerBlockDialect.BROWSERS + ")", "apt-get install chromium");
+      RequiredTool.assume(PerBlockDialect.browser() != null, "a headless Chromium or Chrome to render html blocks",
+          "apt-get install chromium");
       assertTrue(run.stdout().contains("Title: Report"), run.stdout());
       assertTrue(run.stdout().contains("Sales & costs"), run.stdout());
       assertTrue(run.stdout().contains("added by script"), run.stdout());
