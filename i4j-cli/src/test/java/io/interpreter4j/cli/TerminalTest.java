@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,13 +34,12 @@ class TerminalTest {
   private Tmux tmux;
   private final Map<String, String> env = new HashMap<>();
 
-  @BeforeAll
-  static void needsTmux() {
-    RequiredTool.assume(Tmux.installed(), "tmux (the terminal tests drive the CLI through it)", "apt-get install tmux");
-  }
+  /** Checked once; each test then skips (or fails) with the reason, which a class-level skip would not show. */
+  private static final boolean TMUX = Tmux.installed();
 
   @BeforeEach
   void setUp() throws Exception {
+    RequiredTool.assume(TMUX, "tmux (the terminal tests drive the CLI through it)", "apt-get install tmux");
     work = Files.createDirectories(tmp.resolve("work"));
     Path bin = Files.createDirectories(tmp.resolve("bin"));
     Path launcher = bin.resolve("i4j");

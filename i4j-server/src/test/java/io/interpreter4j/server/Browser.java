@@ -45,6 +45,11 @@ final class Browser implements AutoCloseable {
   static final RequiredTool.Switch BROWSER_REQUIRED = new RequiredTool.Switch("I4J_BROWSER_REQUIRED",
       "i4j.browser.required");
 
+  /** Whether Chromium and chromedriver are there. */
+  static boolean installed() {
+    return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+  }
+
   /**
    * Skips the calling test when Chromium or chromedriver is not installed, or fails it under
    * {@code I4J_REQUIRE_ALL=true} (or the older {@code I4J_BROWSER_REQUIRED=true}, {@code -Di4j.browser.required=true}).
