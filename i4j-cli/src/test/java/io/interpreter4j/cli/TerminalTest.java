@@ -3,10 +3,10 @@ package io.interpreter4j.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.testing.RequiredTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,14 +34,12 @@ class TerminalTest {
   private Tmux tmux;
   private final Map<String, String> env = new HashMap<>();
 
-  @BeforeAll
-  static void needsTmux() {
-    assumeTrue(Tmux.installed(), "tmux is not installed: the terminal tests drive the CLI through it (CI installs "
-        + "tmux)");
-  }
+  /** Checked once; each test then skips (or fails) with the reason, which a class-level skip would not show. */
+  private static final boolean TMUX = Tmux.installed();
 
   @BeforeEach
   void setUp() throws Exception {
+    RequiredTool.assume(TMUX, "tmux (the terminal tests drive the CLI through it)", "apt-get install tmux");
     work = Files.createDirectories(tmp.resolve("work"));
     Path bin = Files.createDirectories(tmp.resolve("bin"));
     Path launcher = bin.resolve("i4j");

@@ -1,7 +1,6 @@
 package io.interpreter4j.server;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import io.interpreter4j.core.testing.RequiredTool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,28 +41,26 @@ final class Browser implements AutoCloseable {
 
   final ChromeDriver driver;
 
-  /**
-   * Whether Chromium and chromedriver are installed (for {@code @EnabledIf}). With {@code -Di4j.browser.required=true}
-   * (or {@code I4J_BROWSER_REQUIRED=true}), as on CI, their absence is an error rather than a reason to skip.
-   */
+  /** The browser tests' own, older switch of the required mode; I4J_REQUIRE_ALL=true covers it. */
+  static final RequiredTool.Switch BROWSER_REQUIRED = new RequiredTool.Switch("I4J_BROWSER_REQUIRED",
+      "i4j.browser.required");
+
+  /** Whether Chromium and chromedriver are there. */
   static boolean installed() {
-    boolean ok = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-    if (!ok && (Boolean.getBoolean("i4j.browser.required")
-        || "true".equalsIgnoreCase(System.getenv("I4J_BROWSER_REQUIRED")))) {
-      throw new IllegalStateException("i4j.browser.required is set but the dashboard browser test " + NOT_INSTALLED);
-    }
-    return ok;
+    return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
   }
 
-  static final String NOT_INSTALLED = "needs Chromium and chromedriver at /usr/bin/chromium and /usr/bin/chromedriver "
-      + "(Debian: apt-get install chromium chromium-driver) or at -Di4j.chromium=PATH and -Di4j.chromedriver=PATH";
-
-  /** Skips the calling test (a JUnit assumption) when Chromium or chromedriver is not installed. */
+  /**
+   * Skips the calling test when Chromium or chromedriver is not installed, or fails it under
+   * {@code I4J_REQUIRE_ALL=true} (or the older {@code I4J_BROWSER_REQUIRED=true}, {@code -Di4j.browser.required=true}).
+   */
   static void assumeInstalled() {
-    assumeTrue(Files.isExecutable(CHROMIUM), "the dashboard browser tests need Chromium at " + CHROMIUM
-        + " (Debian: apt-get install chromium chromium-driver; or -Di4j.chromium=PATH)");
-    assumeTrue(Files.isExecutable(CHROMEDRIVER), "the dashboard browser tests need chromedriver at " + CHROMEDRIVER
-        + " (Debian: apt-get install chromium-driver; or -Di4j.chromedriver=PATH)");
+    RequiredTool required = RequiredTool.ofThisRun(BROWSER_REQUIRED);
+    required.need(Files.isExecutable(CHROMIUM), "Chromium at " + CHROMIUM + " (for the dashboard browser tests)",
+        "apt-get install chromium chromium-driver, or point -Di4j.chromium=PATH at one");
+    required.need(Files.isExecutable(CHROMEDRIVER), "chromedriver at " + CHROMEDRIVER
+        + " (for the dashboard browser tests)",
+        "apt-get install chromium-driver, or point -Di4j.chromedriver=PATH at one");
   }
 
   /** Starts a headless Chromium whose window is width x height CSS pixels, with a new profile in profileDir. */

@@ -11,7 +11,6 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -26,7 +25,6 @@ import org.openqa.selenium.By;
  * </pre>
  */
 @EnabledIfSystemProperty(named = "i4j.screenshots", matches = ".+")
-@EnabledIf(value = "io.interpreter4j.server.Browser#installed", disabledReason = Browser.NOT_INSTALLED)
 class DashboardScreenshots {
   private static final int WIDTH = 1400;
   private static final int HEIGHT = 900;

@@ -3,17 +3,21 @@ package io.interpreter4j.runtime.sandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * Linux: bubblewrap. The root file system is read-only, the working directory and session folder are writable,
  * {@code /tmp} is private, {@code /dev} and {@code /proc} are the sandbox's own, the code gets its own PID (and IPC)
- * namespace and, unless the network is allowed, a network namespace with nothing but its own loopback.
+ * namespace and, unless the network is allowed, a network namespace with nothing but its own loopback. What the
+ * driver needs from the hidden folders (interpreter4j's jar or classes folder, a JVM, a python or virtual environment
+ * under {@code /tmp}) is bound back read-only at the same place: see {@link HiddenReads}.
  *
  * <p>Signals: {@code --new-session} is not used, because it would put the code in a process group of its own that
  * the worker cannot signal. The launcher's {@code setsid} is applied outside bwrap instead, which also leaves the
@@ -34,17 +38,40 @@ final class BubblewrapSandbox extends ProbedSandbox {
   static final List<String> DAEMON_SOCKETS = List.of("/run/docker.sock", "/var/run/docker.sock",
       "/run/containerd/containerd.sock", "/run/podman/podman.sock", "/run/dbus/system_bus_socket");
 
+  /** Paths every launch may read wherever they are: interpreter4j's jar or classes folder, and its JVM. */
+  private final List<Path> alwaysReadable;
+
   BubblewrapSandbox(boolean network) {
     this(network, onPath("bwrap"));
   }
 
   /** {@code executable}: the bwrap to run, or null when there is none. */
   BubblewrapSandbox(boolean network, String executable) {
+    this(network, executable, ownCode());
+  }
+
+  /** {@code alwaysReadable}: paths bound read-only into every launch when the sandbox would hide them. */
+  BubblewrapSandbox(boolean network, String executable, List<Path> alwaysReadable) {
     super("bwrap", network, executable);
+    this.alwaysReadable = List.copyOf(alwaysReadable);
   }
 
   @Override
   public List<String> wrap(List<String> argv, Path workdir, Path sessionDir) {
+    return command(argv, System.getenv(), workdir, sessionDir);
+  }
+
+  @Override
+  public LaunchSpec wrap(LaunchSpec launch, Path sessionDir) {
+    // the driver runs below bwrap, not as the group leader; it must stay in the launcher's group
+    LaunchSpec inner = launch.newSession() ? launch.withEnv(Map.of(SHARED_GROUP_ENV, "1")) : launch;
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.putAll(launch.env());
+    return inner.withArgv(command(launch.argv(), env, launch.workdir(), sessionDir));
+  }
+
+  /** The bwrap command line for {@code argv} run with {@code env} (the whole environment the code will have). */
+  private List<String> command(List<String> argv, Map<String, String> env, Path workdir, Path sessionDir) {
     if (executable == null) {
       throw new IllegalStateException(notFound());
     }
@@ -60,30 +87,27 @@ final class BubblewrapSandbox extends ProbedSandbox {
         all.addAll(List.of("--ro-bind", "/dev/null", socket));
       }
     }
+    List<Path> hidden = new ArrayList<>(List.of(Path.of("/tmp")));
     if (Files.isDirectory(Path.of("/run/user"))) {
       all.addAll(List.of("--tmpfs", "/run/user")); // session buses (systemd-run --user) are a way out
+      hidden.add(Path.of("/run/user"));
     }
-    // parents before children, so a session folder inside the working directory is not hidden by its bind
-    TreeSet<Path> writable = new TreeSet<>(Comparator.comparingInt(Path::getNameCount).thenComparing(Path::toString));
+    Set<Path> writable = new TreeSet<>(HiddenReads.PARENTS_FIRST);
     writable.add(absolute(workdir));
     if (sessionDir != null) {
       writable.add(absolute(sessionDir));
     }
-    for (Path dir : writable) {
-      all.addAll(List.of("--bind", dir.toString(), dir.toString()));
-    }
+    // what the driver reads from a hidden folder comes back read-only; parents before children, so a session
+    // folder inside the working directory, or a working directory inside a bound checkout, is not covered
+    Map<Path, String> mounts = new TreeMap<>(HiddenReads.PARENTS_FIRST);
+    HiddenReads.of(hidden, writable, alwaysReadable, argv, env).forEach(p -> mounts.put(p, "--ro-bind"));
+    writable.forEach(p -> mounts.put(p, "--bind"));
+    mounts.forEach((path, kind) -> all.addAll(List.of(kind, path.toString(), path.toString())));
     // the home folder is read-only: caches (pip's among them) go to the private /tmp
     all.addAll(List.of("--setenv", "XDG_CACHE_HOME", "/tmp/.cache"));
     all.addAll(List.of("--chdir", absolute(workdir).toString(), "--"));
     all.addAll(argv);
     return all;
-  }
-
-  @Override
-  public LaunchSpec wrap(LaunchSpec launch, Path sessionDir) {
-    // the driver runs below bwrap, not as the group leader; it must stay in the launcher's group
-    LaunchSpec inner = launch.newSession() ? launch.withEnv(Map.of(SHARED_GROUP_ENV, "1")) : launch;
-    return inner.withArgv(wrap(launch.argv(), launch.workdir(), sessionDir));
   }
 
   @Override
@@ -117,6 +141,17 @@ final class BubblewrapSandbox extends ProbedSandbox {
     return Optional.of("bwrap cannot create a sandbox here (" + why + "): unprivileged user namespaces may be "
         + "disabled (sysctl kernel.unprivileged_userns_clone=1, or AppArmor's userns restriction on Ubuntu); "
         + "fix that or run without --sandbox");
+  }
+
+  /** interpreter4j's own jar or classes folder (the JShell driver and the html renderer run from it) and its JVM. */
+  private static List<Path> ownCode() {
+    List<Path> own = new ArrayList<>();
+    Path code = HiddenReads.codeOf(BubblewrapSandbox.class);
+    if (code != null) {
+      own.add(code);
+    }
+    own.add(absolute(Path.of(System.getProperty("java.home"))));
+    return own;
   }
 
   private static String notFound() {

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.interpreter4j.core.testing.RequiredTool;
 import io.interpreter4j.runtime.repl.SandboxedReplWorkerTest.Run;
 import io.interpreter4j.runtime.sandbox.Sandbox;
 import io.interpreter4j.runtime.sandbox.Subprocess;
@@ -25,6 +25,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,14 +51,23 @@ class IsolatedInstallsTest {
   @TempDir
   Path sessionDir;
 
+  /** What the test python says about its venv module and its own prefix. */
+  static Subprocess.Result venvCheck;
+
   @BeforeAll
   static void buildWheelAndCheckPython() throws Exception {
-    Subprocess.Result venv = Subprocess.run(List.of(PYTHON, "-c", "import venv, ensurepip; import sys; "
+    venvCheck = Subprocess.run(List.of(PYTHON, "-c", "import venv, ensurepip; import sys; "
         + "print(sys.prefix == sys.base_prefix)"), null, Map.of(), Duration.ofSeconds(30));
-    assumeTrue(venv.ok(), "python's venv/ensurepip modules are missing (apt-get install python3-venv): "
-        + venv.output());
-    assumeTrue(venv.output().strip().equals("True"), "the test python is itself in a virtual environment");
     wheel = writeWheel(wheels, "i4jtestpkg", "0.1", "VALUE = 42\n");
+  }
+
+  /** Per test, so each one shows why it skipped (a skip of the whole class shows nothing). */
+  @BeforeEach
+  void needsVenvAndAPythonOutsideOne() {
+    RequiredTool.assume(venvCheck.ok(), "the venv and ensurepip modules of " + PYTHON + " ("
+        + venvCheck.lastLine() + ")", "apt-get install python3-venv");
+    RequiredTool.assume(venvCheck.output().strip().equals("True"), "a python outside any virtual environment ("
+        + PYTHON + " is in one)", "run the tests with no virtual environment active");
   }
 
   /** A pure-python wheel, written by hand: {@code pkg/__init__.py} and its dist-info. */

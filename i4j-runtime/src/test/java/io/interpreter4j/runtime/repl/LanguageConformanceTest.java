@@ -8,14 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.runtime.repl.ReplWorkerTest.Run;
+import io.interpreter4j.runtime.sandbox.RequiredBwrap;
 import io.interpreter4j.runtime.sandbox.Sandbox;
-import io.interpreter4j.runtime.sandbox.SandboxSettings;
-import io.interpreter4j.runtime.sandbox.Subprocess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The same cases against every language whose interpreter is installed here: state across blocks, an exit code for
  * every block, stdout and stderr apart, stdin at end-of-file, timeout (124) and interrupt (130) of sleeping and busy
  * code, an interpreter killed mid-block reported and replaced, no process left after Stop, output cut head and
- * tail. A language that is not installed is skipped with the reason.
+ * tail. A language that is not installed is skipped with the reason, or fails the test under
+ * {@code I4J_REQUIRE_ALL=true} ({@link InstalledLanguages}).
  */
 class LanguageConformanceTest {
 
@@ -76,7 +75,8 @@ class LanguageConformanceTest {
   }
 
   /**
-   * One language's code for each case. A null snippet means the case does not apply (stated in {@code why}).
+   * One language's code for each case. A null snippet means the case does not apply (stated in {@code why}): the
+   * case's source leaves the language out.
    *
    * @param setState   sets x to 41
    * @param readState  prints x + 1
@@ -173,13 +173,25 @@ class LanguageConformanceTest {
             "a configured language runs each block as a new process: no state"));
   }
 
+  /** The languages that keep state between blocks (a case that does not apply is left out, not skipped). */
+  static Stream<Lang> keepingState() {
+    return languages().filter(l -> l.setState() != null);
+  }
+
+  static Stream<Lang> readingStdin() {
+    return languages().filter(l -> l.readStdin() != null);
+  }
+
+  static Stream<Lang> printingBig() {
+    return languages().filter(l -> l.big() != null);
+  }
+
   // ---- the cases
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("languages")
+  @MethodSource("keepingState")
   void keepsStateAcrossBlocks(Lang lang) {
     var worker = worker(lang);
-    assumeTrue(lang.setState() != null, lang.why());
     Run set = run(worker, lang.setState(), GENEROUS);
     assertEquals(0, set.exitCode(), set.toString());
     Run read = run(worker, lang.readState(), GENEROUS);
@@ -215,10 +227,9 @@ class LanguageConformanceTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("languages")
+  @MethodSource("readingStdin")
   void stdinIsAtEndOfFile(Lang lang) {
     var worker = worker(lang);
-    assumeTrue(lang.readStdin() != null, lang.why());
     // a generous timeout: a read that blocked instead of seeing end-of-file would show as 124
     Run run = run(worker, lang.readStdin(), GENEROUS);
     assertEquals(0, run.exitCode(), run.toString());
@@ -298,10 +309,9 @@ class LanguageConformanceTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("languages")
+  @MethodSource("printingBig")
   void longOutputIsCutHeadAndTail(Lang lang) throws Exception {
     var worker = worker(lang);
-    assumeTrue(lang.big() != null, lang.why());
     Run run = run(worker, lang.big(), GENEROUS);
     assertEquals(0, run.exitCode(), run.toString());
     ExecResult result = run.result();
@@ -316,9 +326,7 @@ class LanguageConformanceTest {
   @MethodSource("languages")
   void runsInsideTheBubblewrapSandbox(Lang lang) throws Exception {
     assumeInstalled(lang);
-    assumeTrue(Subprocess.executable("bwrap").isPresent(), "bwrap is not installed (apt-get install bubblewrap)");
-    Sandbox bwrap = Sandbox.of(SandboxSettings.NONE.withKind(SandboxSettings.Kind.BWRAP));
-    assumeTrue(bwrap.availability().isEmpty(), () -> "bwrap cannot run here: " + bwrap.availability().orElse(""));
+    Sandbox bwrap = RequiredBwrap.sandbox(false);
     Path dir = Files.createDirectories(sessionDir.resolve("bwrap-" + lang.name()));
     ReplConfig config = ReplConfig.defaults(lang.name(), dir, dir).withInterruptGrace(GRACE).withSandbox(bwrap);
     var worker = testKit.spawn(LanguageRegistry.of(PERL).worker(config));
@@ -359,7 +367,7 @@ class LanguageConformanceTest {
   }
 
   static void assumeInstalled(Lang lang) {
-    assumeTrue(LanguageRegistry.of(PERL).installed(lang.name()).isPresent(), () -> skipReason(lang.name()));
+    InstalledLanguages.assume(LanguageRegistry.of(PERL), lang.name());
   }
 
   static ActorRef<ReplWorker.Command> spawn(Lang lang) {
@@ -369,18 +377,6 @@ class LanguageConformanceTest {
 
   static int nextBlock() {
     return BLOCKS.incrementAndGet();
-  }
-
-  static String skipReason(String language) {
-    return switch (language) {
-      case "powershell" -> "powershell is not installed here (no pwsh on the PATH); install PowerShell 7 to run it";
-      case "applescript" -> "applescript needs macOS (osascript); this is " + System.getProperty("os.name");
-      case "r" -> "R is not installed here (no Rscript on the PATH): apt-get install r-base-core";
-      case "ruby" -> "ruby is not installed here: apt-get install ruby";
-      case "javascript" -> "node is not installed here: apt-get install nodejs";
-      case "java" -> "this JVM has no jdk.jshell module (a JRE, not a JDK)";
-      default -> language + " is not installed here";
-    };
   }
 
   static Run run(ActorRef<ReplWorker.Command> worker, String code, Duration timeout) {

@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.interpreter4j.runtime.sandbox.RequiredBwrap;
 import io.interpreter4j.runtime.sandbox.Sandbox;
 import io.interpreter4j.runtime.sandbox.SandboxSettings;
 import io.interpreter4j.runtime.sandbox.SandboxSettings.Kind;
-import io.interpreter4j.runtime.sandbox.Subprocess;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -26,9 +25,11 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The python and bash workers inside a real bubblewrap sandbox; skipped only where bwrap is not installed. */
+/** The python and bash workers inside a real bubblewrap sandbox; bwrap is a {@link RequiredBwrap}. */
 class SandboxedReplWorkerTest {
 
   static final ActorTestKit testKit = ActorTestKit.create();
@@ -63,10 +64,7 @@ class SandboxedReplWorkerTest {
   }
 
   static Sandbox bwrap(boolean network) {
-    assumeTrue(Subprocess.executable("bwrap").isPresent(), "bwrap is not installed (apt-get install bubblewrap)");
-    Sandbox sandbox = Sandbox.of(SandboxSettings.NONE.withKind(Kind.BWRAP).withNetwork(network));
-    sandbox.check();
-    return sandbox;
+    return RequiredBwrap.sandbox(network);
   }
 
   ActorRef<ReplWorker.Command> worker(String language, Sandbox sandbox) {
@@ -238,8 +236,8 @@ class SandboxedReplWorkerTest {
   }
 
   @Test
+  @DisabledOnOs(value = OS.MAC, disabledReason = "seatbelt is available on a Mac")
   void anUnavailableSandboxFailsTheFirstBlockWithTheReasonAndRunsNothing() {
-    assumeTrue(!System.getProperty("os.name").toLowerCase().contains("mac"), "seatbelt is available on a Mac");
     Sandbox seatbelt = Sandbox.of(SandboxSettings.NONE.withKind(Kind.SEATBELT));
     ActorRef<ReplWorker.Command> bash = worker("bash", seatbelt);
     Run first = run(bash, 1, "touch ran.txt");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,17 +12,21 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 class BubblewrapSandboxTest {
 
-  static final Optional<Path> BWRAP = Subprocess.executable("bwrap");
   static final Duration WAIT = Duration.ofSeconds(60);
   static final String PYTHON = io.interpreter4j.runtime.repl.PythonLocator.resolve();
 
@@ -39,6 +42,26 @@ class BubblewrapSandboxTest {
 
   static void assertHas(List<String> argv, String... sequence) {
     assertTrue(indexOf(argv, sequence) >= 0, "missing " + List.of(sequence) + " in " + argv);
+  }
+
+  final List<Path> created = new ArrayList<>();
+
+  /** A folder right under the host's /tmp, which bwrap replaces with a private one. */
+  Path underHostTmp() throws IOException {
+    Path dir = Files.createTempDirectory(Path.of("/tmp"), "i4j-hidden-");
+    created.add(dir);
+    return dir;
+  }
+
+  @AfterEach
+  void removeCreated() throws IOException {
+    for (Path dir : created) {
+      try (var walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
   }
 
   @Nested
@@ -67,6 +90,26 @@ class BubblewrapSandboxTest {
       assertTrue(indexOf(argv, "--ro-bind", "/", "/") < indexOf(argv, "--tmpfs", "/tmp"));
       assertTrue(indexOf(argv, "--tmpfs", "/tmp") < indexOf(argv, "--bind", w.toString(), w.toString()));
       assertEquals(List.of("--", "python3", "-u"), argv.subList(argv.size() - 3, argv.size()));
+    }
+
+    @Test
+    void whatTheDriversReadUnderTmpIsBoundBackReadOnlyBelowTheWritableFolders() throws IOException {
+      Path checkout = underHostTmp();
+      Path jar = Files.writeString(checkout.resolve("interpreter4j.jar"), "");
+      Path classes = Files.createDirectories(checkout.resolve("target/classes"));
+      Path work = Files.createDirectories(checkout.resolve("work"));
+      BubblewrapSandbox sandbox = new BubblewrapSandbox(false, "/usr/bin/bwrap", List.of(jar));
+      List<String> argv = sandbox.wrap(List.of("java", "-cp", classes.toString(), "Main"), work, null);
+      assertHas(argv, "--ro-bind", jar.toString(), jar.toString());
+      assertHas(argv, "--ro-bind", classes.toString(), classes.toString());
+      assertTrue(indexOf(argv, "--tmpfs", "/tmp") < indexOf(argv, "--ro-bind", jar.toString(), jar.toString()));
+      assertFalse(argv.contains(checkout.toString()), "only what is named: " + argv);
+
+      // a working directory inside a bound folder is bound writable on top of it
+      List<String> inside = new BubblewrapSandbox(false, "/usr/bin/bwrap", List.of(checkout))
+          .wrap(List.of("true"), work, null);
+      assertTrue(indexOf(inside, "--ro-bind", checkout.toString(), checkout.toString())
+          < indexOf(inside, "--bind", work.toString(), work.toString()), inside.toString());
     }
 
     @Test
@@ -102,8 +145,8 @@ class BubblewrapSandboxTest {
     }
 
     @Test
+    @EnabledOnOs(value = OS.LINUX, disabledReason = "the message names Linux's fix")
     void withoutBwrapItSaysHowToInstallIt() {
-      assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"), "the message names Linux's fix");
       BubblewrapSandbox missing = new BubblewrapSandbox(false, null);
       assertEquals(Optional.of("bwrap not found: install bubblewrap (apt-get install bubblewrap) or run without "
           + "--sandbox"), missing.availability());
@@ -119,15 +162,20 @@ class BubblewrapSandboxTest {
     }
   }
 
-  /** Real bwrap; skipped only where it is not installed. */
+  /** Run inside the sandbox from a class path under the host's /tmp. */
+  public static final class Greeter {
+    public static void main(String[] args) throws Exception {
+      System.out.println("hello from " + Path.of(Greeter.class.getProtectionDomain().getCodeSource().getLocation()
+          .toURI()).toString());
+    }
+  }
+
+  /** Real bwrap, a {@link RequiredBwrap}. */
   @Nested
   class Real {
 
     BubblewrapSandbox sandbox(boolean network) {
-      assumeTrue(BWRAP.isPresent(), "bwrap is not installed (apt-get install bubblewrap)");
-      BubblewrapSandbox sandbox = new BubblewrapSandbox(network);
-      sandbox.check();
-      return sandbox;
+      return (BubblewrapSandbox) RequiredBwrap.sandbox(network);
     }
 
     Subprocess.Result run(BubblewrapSandbox sandbox, String script) {
@@ -201,6 +249,61 @@ class BubblewrapSandboxTest {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
       }
+    }
+
+    @Test
+    void aDriverUnderTheHostsTmpIsReadableInsideButNotWritable() throws IOException {
+      BubblewrapSandbox sandbox = sandbox(false);
+      Path checkout = underHostTmp();
+      Path driver = Files.writeString(checkout.resolve("driver.sh"), "echo driven\n");
+      Path sibling = Files.writeString(underHostTmp().resolve("secret.txt"), "secret\n");
+      Subprocess.Result run = Subprocess.run(sandbox.wrap(List.of("sh", driver.toString()), workdir, sessionDir),
+          workdir, Map.of(), WAIT);
+      assertEquals(0, run.exitCode(), run.output());
+      assertEquals("driven\n", run.output());
+      Subprocess.Result write = Subprocess.run(sandbox.wrap(List.of("sh", "-c", "echo changed > \"$0\" || exit 3",
+          driver.toString()), workdir, sessionDir), workdir, Map.of(), WAIT);
+      assertEquals(3, write.exitCode(), write.output());
+      assertTrue(write.output().contains("Read-only file system"), write.output());
+      assertEquals("echo driven\n", Files.readString(driver));
+      // named inside the script, not as a word of the command line: not bound
+      Subprocess.Result other = run(sandbox, "cat " + sibling);
+      assertNotEquals(0, other.exitCode(), "the rest of the host's /tmp stays hidden: " + other.output());
+      assertTrue(other.output().contains("No such file"), other.output());
+    }
+
+    @Test
+    void anInstallOnThePathUnderTheHostsTmpRunsWithItsLibraries() throws IOException {
+      BubblewrapSandbox sandbox = sandbox(false);
+      Path prefix = underHostTmp().resolve("tools");
+      Files.createDirectories(prefix.resolve("lib"));
+      Files.writeString(prefix.resolve("lib/data.txt"), "from lib\n");
+      Path tool = Files.createDirectories(prefix.resolve("bin")).resolve("i4j-tool");
+      Files.writeString(tool, "#!/bin/sh\ncat \"$(dirname \"$0\")/../lib/data.txt\"\n");
+      assertTrue(tool.toFile().setExecutable(true));
+      Map<String, String> env = Map.of("PATH", prefix.resolve("bin") + ":" + System.getenv("PATH"));
+      LaunchSpec launch = sandbox.wrap(new LaunchSpec(List.of("i4j-tool"), workdir, env, false), sessionDir);
+      Subprocess.Result run = Subprocess.run(launch.argv(), workdir, launch.env(), WAIT);
+      assertEquals(0, run.exitCode(), run.output());
+      assertEquals("from lib\n", run.output());
+    }
+
+    @Test
+    void aJvmWithItsClassPathUnderTheHostsTmpFindsItsClasses() throws Exception {
+      // what a java block does from a checkout under /tmp: java -cp CHECKOUT/target/classes ...
+      BubblewrapSandbox sandbox = sandbox(false);
+      Path classes = underHostTmp().resolve("target/classes");
+      String name = Greeter.class.getName();
+      Path file = classes.resolve(name.replace('.', '/') + ".class");
+      Files.createDirectories(file.getParent());
+      try (var in = Greeter.class.getResourceAsStream(file.getFileName().toString())) {
+        Files.write(file, in.readAllBytes());
+      }
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Subprocess.Result run = Subprocess.run(sandbox.wrap(List.of(java, "-cp", classes.toString(), name), workdir,
+          sessionDir), workdir, Map.of(), WAIT);
+      assertEquals(0, run.exitCode(), run.output());
+      assertEquals("hello from " + classes + "\n", run.output());
     }
 
     @Test

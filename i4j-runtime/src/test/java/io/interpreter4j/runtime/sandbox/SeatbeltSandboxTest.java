@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.interpreter4j.core.testing.RequiredTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 class SeatbeltSandboxTest {
@@ -49,16 +51,16 @@ class SeatbeltSandboxTest {
   }
 
   @Test
+  @DisabledOnOs(value = OS.MAC, disabledReason = "this machine is a Mac")
   void offMacOsItIsUnavailableWithTheReason() {
-    assumeTrue(!isMac(), "this machine is a Mac");
     String reason = new SeatbeltSandbox(false).availability().orElseThrow();
     assertTrue(reason.startsWith("the seatbelt sandbox (sandbox-exec) needs macOS"), reason);
   }
 
   @Test
   void onMacOsWritesOutsideTheWorkdirFail() throws Exception {
-    // sandbox-exec exists only on macOS; the CI machine and this one run Linux
-    assumeTrue(isMac(), "seatbelt needs macOS: not testable on this Linux machine");
+    // exempt: sandbox-exec exists only on macOS, and CI runs Linux
+    RequiredTool.exempt(isMac(), "sandbox-exec (seatbelt)", "it needs macOS; this is " + System.getProperty("os.name"));
     SeatbeltSandbox sandbox = new SeatbeltSandbox(false);
     sandbox.check();
     Path home = Path.of(System.getProperty("user.home"), "i4j-seatbelt-probe");

@@ -5,11 +5,11 @@ import static io.interpreter4j.runtime.session.SessionHarness.cassetteJson;
 import static io.interpreter4j.runtime.session.SessionHarness.turn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.runtime.approval.Approver;
+import io.interpreter4j.runtime.repl.InstalledLanguages;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,8 +56,7 @@ class SessionLanguagesTest {
 
   @Test
   void javascriptBlocksRunInOneNodeProcess() throws Exception {
-    assumeTrue(LanguageRegistry.of(testKit.system().settings().config()).installed("javascript").isPresent(),
-        "node is not installed here");
+    InstalledLanguages.assume(LanguageRegistry.of(testKit.system().settings().config()), "javascript");
     var s = harness.start(cassette(cassetteJson(
         turn(null, "```js\nconst answer = 41\n```"),
         turn("Block 1 \\(javascript\\) finished with exit code 0", "```javascript\nanswer + 1\n```"),
