@@ -123,7 +123,7 @@ class TaskRunnerTest {
   @Test
   void aSessionWhoseJournalCannotBeWrittenFailsTheTaskWithTheCause() throws Exception {
     Path devFull = Path.of("/dev/full");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(devFull), "needs /dev/full (Linux)");
+    io.interpreter4j.core.testing.RequiredTool.assume(Files.isWritable(devFull), "/dev/full", "a Linux machine has it");
     String id = "s-full-" + System.nanoTime();
     Path journal = fx.data.resolve("sessions").resolve(id).resolve("events.jsonl");
     Files.createDirectories(journal.getParent());

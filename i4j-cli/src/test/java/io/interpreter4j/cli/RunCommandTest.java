@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.testing.FullDisk;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -47,12 +48,16 @@ class RunCommandTest {
   }
 
   private Process start(String... args) throws IOException {
+    return start(tmp.resolve("data"), args);
+  }
+
+  private Process start(Path data, String... args) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), Main.class.getName()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());
-    pb.environment().put("I4J_HOME", tmp.resolve("data").toString());
+    pb.environment().put("I4J_HOME", data.toString());
     pb.environment().put("XDG_CONFIG_HOME", tmp.resolve("config").toString());
     pb.environment().remove("I4J_MODEL");
     return pb.start();
@@ -218,5 +223,20 @@ class RunCommandTest {
     assertTrue(r.stdout().contains("\"risk\":\"high\""), r.stdout());
     assertEquals(1, r.stdout().split("\"type\":\"exec_started\"", -1).length - 1, "only the safe block runs");
     assertTrue(r.stdout().contains("cleaned"));
+  }
+
+  @Test
+  void aJournalOnAFullDiskFailsTheTaskWithTheCauseOnStderr() throws Exception {
+    Path c = cassette("{\"turns\": [{\"reply\": \"Hello.\"}]}");
+    try (FullDisk disk = FullDisk.mount(tmp.resolve("full"), "1m")) {
+      Files.createDirectories(disk.path().resolve("data/sessions"));
+      disk.fill();
+      Result r = finish(start(disk.path().resolve("data"), "run", "-y", "--json", "-m", "replay:" + c, "hello"), null);
+      assertEquals(1, r.exit(), r.stderr());
+      assertTrue(r.stderr().contains("i4j: the task failed: ") && r.stderr().contains("No space left on device"),
+          r.stderr());
+      assertTrue(r.stderr().contains("cannot write the journal " + disk.path().resolve("data/sessions")), r.stderr());
+      assertTrue(r.stdout().contains("\"type\":\"error\""), "the error is an event too: " + r.stdout());
+    }
   }
 }

@@ -12,7 +12,7 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.supervision.Faults;
-import io.interpreter4j.runtime.testing.Processes;
+import io.interpreter4j.core.testing.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -12,8 +12,9 @@ import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.supervision.Faults;
 import io.interpreter4j.runtime.supervision.Faults.Point;
-import io.interpreter4j.runtime.testing.FullDisk;
-import io.interpreter4j.runtime.testing.Processes;
+import io.interpreter4j.core.testing.FullDisk;
+import io.interpreter4j.core.testing.RequiredTool;
+import io.interpreter4j.core.testing.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -185,7 +186,7 @@ class SessionSupervisionTest {
   @Test
   void aJournalOnAFullDeviceEndsTheSessionsTurnsLoudly() throws Exception {
     Path devFull = Path.of("/dev/full");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(devFull), "needs /dev/full (Linux)");
+    RequiredTool.assume(Files.isWritable(devFull), "/dev/full", "a Linux machine has it");
     String id = SessionIds.next();
     Path journal = harness.dataDir.resolve("sessions").resolve(id).resolve("events.jsonl");
     Files.createDirectories(journal.getParent());
@@ -204,14 +205,7 @@ class SessionSupervisionTest {
 
   @Test
   void aJournalOnAFilesystemThatFillsUpMidTurnFailsTheTurnLoudly() throws Exception {
-    FullDisk disk;
-    try {
-      disk = FullDisk.mount(tmp.resolve("small"), "1m");
-    } catch (java.io.IOException e) {
-      org.junit.jupiter.api.Assumptions.assumeTrue(false, e.getMessage());
-      return;
-    }
-    try (disk) {
+    try (FullDisk disk = FullDisk.mount(tmp.resolve("small"), "1m")) {
       SessionHarness onDisk = new SessionHarness(testKit, disk.path().resolve("data"), work);
       var s = onDisk.start(SessionIds.next(), cassette(cassetteJson(turn(null, "Hello."),
               turn(null, "```python\nfor i in range(2000):\n    print('line', i, 'x' * 40)\n```"),

@@ -1,4 +1,4 @@
-package io.interpreter4j.runtime.testing;
+package io.interpreter4j.core.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.interpreter4j.runtime.testing;
+package io.interpreter4j.core.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,15 +18,18 @@ public final class FullDisk implements AutoCloseable {
     this.mountPoint = mountPoint;
   }
 
-  /** Mounts a tmpfs of {@code size} (e.g. "1m") at {@code at}; throws with the reason when it cannot. */
+  /**
+   * Mounts a tmpfs of {@code size} (e.g. "1m") at {@code at}. Where that cannot be done (not root), the test is
+   * skipped with the reason, or fails under {@code I4J_REQUIRE_ALL=true} ({@link RequiredTool}): CI runs as root.
+   */
   public static FullDisk mount(Path at, String size) throws IOException, InterruptedException {
     Files.createDirectories(at);
     Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", at.toString())
         .redirectErrorStream(true).start();
     String said = new String(p.getInputStream().readAllBytes()).strip();
-    if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      throw new IOException("cannot mount a tmpfs at " + at + " (needs root): " + said);
-    }
+    boolean mounted = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    RequiredTool.assume(mounted, "a small tmpfs to fill (mount -t tmpfs: " + said + ")",
+        "run the tests as root, as CI does");
     return new FullDisk(at);
   }
 
