@@ -112,7 +112,7 @@ class SessionSupervisionTest {
         Faults.once(point));
 
     EventPayload.TurnFinished crashed = s.turn("run the block", TURN);
-    assertEquals(status, crashed.status(), "events: " + s.types());
+    assertEquals(status, crashed.status().wire(), "events: " + s.types());
     if (reason != null) {
       assertTrue(crashed.reason().contains(reason), crashed.reason());
       assertTrue(s.payloads(EventPayload.Error.class).stream().anyMatch(e -> e.message().contains(reason)),
