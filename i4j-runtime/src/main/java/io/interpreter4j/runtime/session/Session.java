@@ -157,6 +157,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final ReplWorkers workers;
   private final Conversation conversation;
   private final TurnRunner turn;
+  private final ConversationCommands edits;
   private final Instant started;
   private Settings.ApprovalMode approvalMode;
   private Instant lastActivity;
@@ -195,6 +196,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     this.turn = new TurnRunner(context, settings, events, conversation, new TurnRunner.Children(streamer, gate, retry,
         workers, context.messageAdapter(ApprovalGate.Reply.class, FromGate::new),
         context.messageAdapter(ReplWorker.Reply.class, FromWorker::new)), languages, spec.faults());
+    this.edits = new ConversationCommands(conversation, workers, events, turn::busy, this::touch);
     ActorRef<Command> self = context.getSelf();
     events.onJournalFailure(message -> self.tell(new JournalFailed(message)));
     events.publish(new EventPayload.SessionStarted(spec.provider().name(), settings.workdir().toString()));
@@ -215,10 +217,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(Stop.class, this::onStop)
         .onMessage(Subscribe.class, this::onSubscribe)
         .onMessage(GetStatus.class, this::onGetStatus)
-        .onMessage(Reset.class, guarded(this::onReset))
-        .onMessage(Undo.class, guarded(this::onUndo))
-        .onMessage(Restore.class, guarded(this::onRestore))
-        .onMessage(GetHistory.class, this::onGetHistory)
+        .onMessage(Reset.class, guarded(m -> edit(() -> edits.reset(m.replyTo()))))
+        .onMessage(Undo.class, guarded(m -> edit(() -> edits.undo(m.replyTo()))))
+        .onMessage(Restore.class, guarded(m -> edit(() -> edits.restore(m))))
+        .onMessage(GetHistory.class, m -> edit(() -> m.replyTo().tell(new History(List.copyOf(conversation.forModel())))))
         .onMessage(SetApprovalMode.class, this::onSetApprovalMode)
         .onMessage(FromStreamer.class, guarded(this::onStreamer))
         .onMessage(FromGate.class, guarded(this::onGate))
@@ -251,6 +253,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
         return this;
       }
     };
+  }
+
+  private Behavior<Command> edit(Runnable action) {
+    action.run();
+    return this;
   }
 
   private Behavior<Command> step(Runnable action) {
@@ -390,68 +397,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
     turn.fail(why);
   }
 
-  // ---- conversation edits ----
-
-  private Behavior<Command> onReset(Reset m) {
-    if (refusedWhileBusy(m.replyTo())) {
-      return this;
-    }
-    touch();
-    conversation.reset();
-    workers.restartAll();
-    events.publish(new EventPayload.Conversation("reset", null, List.of()));
-    m.replyTo().tell(new Changed(true, "new conversation; the REPL processes were restarted",
-        conversation.messages()));
-    return this;
-  }
-
-  private Behavior<Command> onUndo(Undo m) {
-    if (refusedWhileBusy(m.replyTo())) {
-      return this;
-    }
-    var undone = conversation.undo();
-    if (undone.isEmpty()) {
-      m.replyTo().tell(new Changed(false, "nothing to undo", conversation.messages()));
-      return this;
-    }
-    touch();
-    events.publish(new EventPayload.Conversation("undo", null,
-        ConversationEdits.forEvent(conversation.forModel())));
-    m.replyTo().tell(new Changed(true, "removed your last message: " + undone.get(), conversation.messages()));
-    return this;
-  }
-
-  private Behavior<Command> onRestore(Restore m) {
-    if (refusedWhileBusy(m.replyTo())) {
-      return this;
-    }
-    touch();
-    conversation.restore(m.messages(), m.note());
-    workers.restartAll();
-    events.publish(new EventPayload.Conversation(m.reason(), m.source(),
-        ConversationEdits.forEvent(conversation.forModel())));
-    m.replyTo().tell(new Changed(true, "restored " + conversation.size() + " messages", conversation.messages()));
-    return this;
-  }
-
-  private Behavior<Command> onGetHistory(GetHistory m) {
-    m.replyTo().tell(new History(List.copyOf(conversation.forModel())));
-    return this;
-  }
-
   private Behavior<Command> onSetApprovalMode(SetApprovalMode m) {
     approvalMode = m.mode();
     gate.tell(new ApprovalGate.SetMode(m.mode()));
     return this;
-  }
-
-  private boolean refusedWhileBusy(ActorRef<Changed> replyTo) {
-    if (!turn.busy()) {
-      return false;
-    }
-    replyTo.tell(new Changed(false, "a turn is still running; interrupt it (Ctrl-C) or wait for it to finish",
-        conversation.messages()));
-    return true;
   }
 
   private void touch() {

@@ -1,18 +1,13 @@
 package io.interpreter4j.runtime.session;
 
-import io.interpreter4j.core.event.ApprovalDecision;
-import io.interpreter4j.core.event.DecidedBy;
-
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.config.Settings.InterceptorMode;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.event.TurnStatus;
 import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.model.ModelRequest;
-import io.interpreter4j.core.prompt.PromptBuilder;
 import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.llm.LlmStreamer;
-import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.retry.RetryController;
@@ -52,13 +47,9 @@ final class TurnRunner {
   private int callFirstBlockIndex = 1;
   private final Answer answer = new Answer();
   private final List<String> results = new ArrayList<>();
-  private CodeBlock awaitingBlock;
-  private CodeBlock runningBlock;
-  private String runningCode;
-  private String runningLanguage;
   private boolean interruptRequested;
   private boolean lastBlockFailed;
-  private boolean awaitingLanguages;
+  private final BlockSteps blocks;
 
   /** The session's children a turn talks to, and the adapters their replies come back through. */
   record Children(ActorRef<LlmStreamer.Command> streamer, ActorRef<ApprovalGate.Command> gate,
@@ -74,6 +65,7 @@ final class TurnRunner {
     this.children = children;
     this.languages = languages;
     this.faults = faults;
+    this.blocks = new BlockSteps(this, context, settings, events, children, languages, faults);
   }
 
   Phase phase() {
@@ -97,9 +89,20 @@ final class TurnRunner {
     return iterations;
   }
 
-  /** The language of the block running now, or null. */
-  String runningLanguage() {
-    return runningLanguage;
+  Answer answer() {
+    return answer;
+  }
+
+  List<String> results() {
+    return results;
+  }
+
+  void phase(Phase value) {
+    phase = value;
+  }
+
+  boolean interruptRequested() {
+    return interruptRequested;
   }
 
   // ---- the turn's life ----
@@ -130,7 +133,7 @@ final class TurnRunner {
       }
       case EXECUTING -> {
         interruptRequested = true;
-        children.workers().of(runningLanguage).tell(ReplWorker.Interrupt.INSTANCE);
+        children.workers().of(blocks.runningLanguage()).tell(ReplWorker.Interrupt.INSTANCE);
       }
       case CHECKING -> interruptRequested = true;
       case IDLE -> { }
@@ -147,8 +150,8 @@ final class TurnRunner {
     }
     children.streamer().tell(LlmStreamer.Cancel.INSTANCE);
     children.gate().tell(ApprovalGate.Cancel.INSTANCE);
-    if (phase == Phase.EXECUTING && runningLanguage != null) {
-      children.workers().stop(runningLanguage);
+    if (phase == Phase.EXECUTING && blocks.runningLanguage() != null) {
+      children.workers().stop(blocks.runningLanguage());
     }
     finish(TurnStatus.FAILED, reason);
   }
@@ -162,16 +165,12 @@ final class TurnRunner {
     }
   }
 
-  private void finish(TurnStatus status, String reason) {
-    awaitingLanguages = false;
+  void finish(TurnStatus status, String reason) {
     flushResults();
     phase = Phase.IDLE;
     lastStatus = SessionStatus.after(status);
     answer.dropPending();
-    awaitingBlock = null;
-    runningBlock = null;
-    runningCode = null;
-    runningLanguage = null;
+    blocks.clear();
     events.publish(new EventPayload.TurnFinished(status, iterations, reason));
   }
 
@@ -231,134 +230,32 @@ final class TurnRunner {
         conversation.addAssistant(reply2);
       }
       if (answer.hasPending()) {
-        runNextBlock();
+        blocks.runNext();
       } else {
         finish(TurnStatus.DONE, null);
       }
     }
   }
 
-  // ---- blocks ----
-
-  private void runNextBlock() {
-    CodeBlock block = answer.nextBlock();
-    if (block == null) {
-      sendResultsAndContinue();
-      return;
-    }
-    List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
-    if (installed == null) { // only just started: look again once the interpreters have been found
-      answer.putBack(block);
-      awaitingLanguages = true;
-      context.pipeToSelf(languages.discovery(), (found, failure) -> Session.LanguagesFound.INSTANCE);
-      return;
-    }
-    String language = languages.canonical(block.language());
-    if (installed.stream().noneMatch(i -> i.name().equals(language))) {
-      String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
-          installed.stream().map(LanguageRegistry.Installed::label).toList());
-      events.publish(new EventPayload.Error(message));
-      results.add(message);
-      checkBlock(block.code(), true, message);
-      return;
-    }
-    phase = Phase.AWAITING_APPROVAL;
-    awaitingBlock = block;
-    children.gate().tell(new ApprovalGate.Review(block, children.gateReplies()));
-  }
-
   void onLanguagesFound() {
-    if (awaitingLanguages) {
-      awaitingLanguages = false;
-      runNextBlock();
-    }
+    blocks.onLanguagesFound();
   }
 
   void onDecision(ApprovalGate.Reply reply) {
-    if (phase != Phase.AWAITING_APPROVAL || awaitingBlock == null || awaitingBlock.index() != reply.block()) {
-      return;
-    }
-    faults.hit(Faults.Point.SESSION_AWAITING_APPROVAL);
-    if (reply instanceof ApprovalGate.Asking asking) {
-      events.publish(new EventPayload.ApprovalRequested(asking.block(), asking.language(), asking.code(),
-          asking.risk(), asking.flags()));
-      return;
-    }
-    if (reply instanceof ApprovalGate.Crashed crashed) {
-      String reason = "the approval gate crashed (" + crashed.message() + ")";
-      events.publish(new EventPayload.Error(reason + " while deciding on block " + crashed.block()
-          + "; the turn was stopped, send your message again"));
-      finish(TurnStatus.FAILED, reason);
-      return;
-    }
-    ApprovalGate.Decision d = (ApprovalGate.Decision) reply;
-    CodeBlock block = awaitingBlock;
-    awaitingBlock = null;
-    events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason(), d.risk(), d.flags(),
-        d.decision() == ApprovalDecision.EDITED ? d.code() : null));
-    if (!d.runs()) {
-      results.add(d.by() == DecidedBy.POLICY && !d.unanswerable()
-          ? PromptBuilder.blockedByPolicy(d.block(), d.reason())
-          : PromptBuilder.declined(d.block(), d.reason()));
-      if (d.unanswerable()) {
-        finish(TurnStatus.BLOCKED, d.reason());
-      } else {
-        answer.dropPending();
-        sendResultsAndContinue();
-      }
-      return;
-    }
-    phase = Phase.EXECUTING;
-    runningBlock = block;
-    runningCode = d.code();
-    runningLanguage = languages.canonical(block.language());
-    events.publish(new EventPayload.ExecStarted(block.index(), block.language()));
-    children.workers().of(runningLanguage).tell(new ReplWorker.Execute(block.index(), d.code(), settings.timeout(),
-        children.workerReplies()));
+    blocks.onDecision(reply);
   }
 
   void onWorker(ReplWorker.Reply reply) {
-    if (runningBlock == null) {
-      return;
-    }
-    if (reply instanceof ReplWorker.Output o) {
-      if (o.block() == runningBlock.index()) {
-        faults.hit(Faults.Point.SESSION_EXECUTING);
-        events.publish(new EventPayload.Output(o.block(), o.stream(), o.text()));
-      }
-      return;
-    }
-    ReplWorker.Finished f = (ReplWorker.Finished) reply;
-    if (f.block() != runningBlock.index()) {
-      return;
-    }
-    ExecResult r = f.result();
-    events.publish(new EventPayload.ExecFinished(f.block(), r.exitCode(), r.timedOut(), r.interrupted(),
-        r.durationMs(), r.truncated(), r.outputFile() == null ? null : r.outputFile().toAbsolutePath().toString()));
-    results.add(PromptBuilder.blockResult(f.block(), runningBlock.language(), r.exitCode(), r.timedOut(),
-        r.interrupted(), r.modelOutput(), r.notice()));
-    String code = runningCode;
-    runningBlock = null;
-    runningCode = null;
-    runningLanguage = null;
-    if (interruptRequested || r.interrupted()) {
-      finish(TurnStatus.INTERRUPTED, "interrupted by the user while a block was running");
-      return;
-    }
-    checkBlock(code, r.exitCode() != 0 || r.timedOut(), r.modelOutput());
+    blocks.onWorker(reply);
   }
 
-  /** A worker stopped for good (past its restart limit): a block it was running ends the turn. */
   void onWorkerStopped(String language) {
-    if (phase == Phase.EXECUTING && language.equals(runningLanguage)) {
-      finish(TurnStatus.FAILED, "the " + language + " worker crashed " + (ReplWorkers.RESTARTS + 1)
-          + " times within " + ReplWorkers.WITHIN.toMinutes() + " minute(s) and was stopped");
-    }
+    blocks.onWorkerStopped(language);
   }
 
   // ---- the retry controller ----
 
-  private void checkBlock(String code, boolean failed, String output) {
+  void checkBlock(String code, boolean failed, String output) {
     phase = Phase.CHECKING;
     lastBlockFailed = failed;
     askRetry(false, replyTo -> new RetryController.BlockFinished(code, failed, output, replyTo));
@@ -397,11 +294,11 @@ final class TurnRunner {
       answer.dropPending();
       sendResultsAndContinue();
     } else {
-      runNextBlock();
+      blocks.runNext();
     }
   }
 
-  private void sendResultsAndContinue() {
+  void sendResultsAndContinue() {
     flushResults();
     requestModelCall();
   }

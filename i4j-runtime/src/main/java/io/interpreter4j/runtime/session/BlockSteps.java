@@ -1,0 +1,179 @@
+package io.interpreter4j.runtime.session;
+
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.event.ApprovalDecision;
+import io.interpreter4j.core.event.DecidedBy;
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.event.TurnStatus;
+import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.prompt.PromptBuilder;
+import io.interpreter4j.runtime.approval.ApprovalGate;
+import io.interpreter4j.runtime.repl.ExecResult;
+import io.interpreter4j.runtime.repl.LanguageRegistry;
+import io.interpreter4j.runtime.repl.ReplWorker;
+import io.interpreter4j.runtime.supervision.Faults;
+import java.util.List;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+
+/**
+ * The block steps of a turn: each block of the model's answer goes to the approval gate, then, if it may run, to
+ * its language's REPL worker; its result is kept for the next model call and judged by the retry controller
+ * ({@link TurnRunner#checkBlock}). Holds the block waiting for a decision and the block running.
+ */
+final class BlockSteps {
+
+  private final TurnRunner turn;
+  private final ActorContext<Session.Command> context;
+  private final Settings settings;
+  private final SessionEvents events;
+  private final TurnRunner.Children children;
+  private final LanguageRegistry languages;
+  private final Faults faults;
+
+  private CodeBlock awaitingBlock;
+  private CodeBlock runningBlock;
+  private String runningCode;
+  private String runningLanguage;
+  private boolean awaitingLanguages;
+
+  BlockSteps(TurnRunner turn, ActorContext<Session.Command> context, Settings settings, SessionEvents events,
+             TurnRunner.Children children, LanguageRegistry languages, Faults faults) {
+    this.turn = turn;
+    this.context = context;
+    this.settings = settings;
+    this.events = events;
+    this.children = children;
+    this.languages = languages;
+    this.faults = faults;
+  }
+
+  /** The language of the block running now, or null. */
+  String runningLanguage() {
+    return runningLanguage;
+  }
+
+  /** The turn ended: nothing waits or runs any more. */
+  void clear() {
+    awaitingLanguages = false;
+    awaitingBlock = null;
+    runningBlock = null;
+    runningCode = null;
+    runningLanguage = null;
+  }
+
+  void runNext() {
+    CodeBlock block = turn.answer().nextBlock();
+    if (block == null) {
+      turn.sendResultsAndContinue();
+      return;
+    }
+    List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
+    if (installed == null) { // only just started: look again once the interpreters have been found
+      turn.answer().putBack(block);
+      awaitingLanguages = true;
+      context.pipeToSelf(languages.discovery(), (found, failure) -> Session.LanguagesFound.INSTANCE);
+      return;
+    }
+    String language = languages.canonical(block.language());
+    if (installed.stream().noneMatch(i -> i.name().equals(language))) {
+      String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
+          installed.stream().map(LanguageRegistry.Installed::label).toList());
+      events.publish(new EventPayload.Error(message));
+      turn.results().add(message);
+      turn.checkBlock(block.code(), true, message);
+      return;
+    }
+    turn.phase(TurnRunner.Phase.AWAITING_APPROVAL);
+    awaitingBlock = block;
+    children.gate().tell(new ApprovalGate.Review(block, children.gateReplies()));
+  }
+
+  void onLanguagesFound() {
+    if (awaitingLanguages) {
+      awaitingLanguages = false;
+      runNext();
+    }
+  }
+
+  void onDecision(ApprovalGate.Reply reply) {
+    if (turn.phase() != TurnRunner.Phase.AWAITING_APPROVAL || awaitingBlock == null || awaitingBlock.index() != reply.block()) {
+      return;
+    }
+    faults.hit(Faults.Point.SESSION_AWAITING_APPROVAL);
+    if (reply instanceof ApprovalGate.Asking asking) {
+      events.publish(new EventPayload.ApprovalRequested(asking.block(), asking.language(), asking.code(),
+          asking.risk(), asking.flags()));
+      return;
+    }
+    if (reply instanceof ApprovalGate.Crashed crashed) {
+      String reason = "the approval gate crashed (" + crashed.message() + ")";
+      events.publish(new EventPayload.Error(reason + " while deciding on block " + crashed.block()
+          + "; the turn was stopped, send your message again"));
+      turn.finish(TurnStatus.FAILED, reason);
+      return;
+    }
+    ApprovalGate.Decision d = (ApprovalGate.Decision) reply;
+    CodeBlock block = awaitingBlock;
+    awaitingBlock = null;
+    events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason(), d.risk(), d.flags(),
+        d.decision() == ApprovalDecision.EDITED ? d.code() : null));
+    if (!d.runs()) {
+      turn.results().add(d.by() == DecidedBy.POLICY && !d.unanswerable()
+          ? PromptBuilder.blockedByPolicy(d.block(), d.reason())
+          : PromptBuilder.declined(d.block(), d.reason()));
+      if (d.unanswerable()) {
+        turn.finish(TurnStatus.BLOCKED, d.reason());
+      } else {
+        turn.answer().dropPending();
+        turn.sendResultsAndContinue();
+      }
+      return;
+    }
+    turn.phase(TurnRunner.Phase.EXECUTING);
+    runningBlock = block;
+    runningCode = d.code();
+    runningLanguage = languages.canonical(block.language());
+    events.publish(new EventPayload.ExecStarted(block.index(), block.language()));
+    children.workers().of(runningLanguage).tell(new ReplWorker.Execute(block.index(), d.code(), settings.timeout(),
+        children.workerReplies()));
+  }
+
+  void onWorker(ReplWorker.Reply reply) {
+    if (runningBlock == null) {
+      return;
+    }
+    if (reply instanceof ReplWorker.Output o) {
+      if (o.block() == runningBlock.index()) {
+        faults.hit(Faults.Point.SESSION_EXECUTING);
+        events.publish(new EventPayload.Output(o.block(), o.stream(), o.text()));
+      }
+      return;
+    }
+    ReplWorker.Finished f = (ReplWorker.Finished) reply;
+    if (f.block() != runningBlock.index()) {
+      return;
+    }
+    ExecResult r = f.result();
+    events.publish(new EventPayload.ExecFinished(f.block(), r.exitCode(), r.timedOut(), r.interrupted(),
+        r.durationMs(), r.truncated(), r.outputFile() == null ? null : r.outputFile().toAbsolutePath().toString()));
+    turn.results().add(PromptBuilder.blockResult(f.block(), runningBlock.language(), r.exitCode(), r.timedOut(),
+        r.interrupted(), r.modelOutput(), r.notice()));
+    String code = runningCode;
+    runningBlock = null;
+    runningCode = null;
+    runningLanguage = null;
+    if (turn.interruptRequested() || r.interrupted()) {
+      turn.finish(TurnStatus.INTERRUPTED, "interrupted by the user while a block was running");
+      return;
+    }
+    turn.checkBlock(code, r.exitCode() != 0 || r.timedOut(), r.modelOutput());
+  }
+
+  /** A worker stopped for good (past its restart limit): a block it was running ends the turn. */
+  void onWorkerStopped(String language) {
+    if (turn.phase() == TurnRunner.Phase.EXECUTING && language.equals(runningLanguage)) {
+      turn.finish(TurnStatus.FAILED, "the " + language + " worker crashed " + (ReplWorkers.RESTARTS + 1)
+          + " times within " + ReplWorkers.WITHIN.toMinutes() + " minute(s) and was stopped");
+    }
+  }
+}
