@@ -1,5 +1,6 @@
 package io.interpreter4j.core.safety;
 
+import io.interpreter4j.core.safety.rules.BlockFacts;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,25 @@ final class Findings {
   private final Set<String> secretsRead = new LinkedHashSet<>();
   private boolean environmentRead;
   private boolean network;
+  private final BlockFacts facts = new BlockFacts();
+  private final java.util.Map<java.nio.file.Path, String> writtenFiles = new java.util.HashMap<>();
+
+  /** Facts about the whole block that the rule families and language analyzers gather. */
+  BlockFacts facts() {
+    return facts;
+  }
+
+  /** A file the block writes with content it spells out (a heredoc, an echo): running it later runs that content. */
+  void wroteFile(java.nio.file.Path path, String content) {
+    if (writtenFiles.size() < 64 && content.length() < 100_000) {
+      writtenFiles.put(path, content);
+    }
+  }
+
+  /** The content the block wrote to {@code path}, or null. */
+  String writtenContent(java.nio.file.Path path) {
+    return writtenFiles.get(path);
+  }
 
   void add(Flag flag) {
     if (flag != null) {
@@ -40,6 +60,7 @@ final class Findings {
   /** The risk once the block-wide facts are combined: reading a secret is MEDIUM, with the network it is HIGH. */
   Risk toRisk() {
     List<Flag> all = new ArrayList<>(flags);
+    all.addAll(facts.combine(!secretsRead.isEmpty() || environmentRead));
     List<String> secrets = new ArrayList<>(secretsRead);
     if (environmentRead) {
       secrets.add("the environment");
