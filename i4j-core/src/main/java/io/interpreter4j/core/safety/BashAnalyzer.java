@@ -35,7 +35,8 @@ final class BashAnalyzer implements Block {
 
   private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox");
 
-  private static final Set<String> OTHER_INTERPRETERS = Set.of("perl", "ruby", "node", "nodejs", "php", "pwsh", "bun", "deno");
+  private static final Set<String> OTHER_INTERPRETERS = Set.of(
+      "perl", "ruby", "node", "nodejs", "php", "pwsh", "bun", "deno", "Rscript", "R");
   private static final Set<String> DOWNLOADERS = Set.of("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download");
   private static final Set<String> NETWORK = Set.of(
       "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "sftp", "ftp", "lftp", "http", "https", "xh",
@@ -951,6 +952,23 @@ final class BashAnalyzer implements Block {
     }
   }
 
+  /** The block's current folder as far as it is known, or null. */
+  Path cwd() {
+    return cwd;
+  }
+
+  /** Where a path another language built lies. */
+  Place place(Word w) {
+    Resolved r = resolve(w);
+    return r.target() == null ? Place.UNKNOWN : judge.place(r.target().path());
+  }
+
+  /** What the block wrote to a file earlier (a heredoc, an echo, a write_text), or null. */
+  String writtenContent(Word w) {
+    Resolved r = resolve(w);
+    return r.target() == null ? null : findings.writtenContent(r.target().path());
+  }
+
   /** {@code os.chdir}: later relative paths resolve against the new directory. */
   void chdir(Word w) {
     cd("cd", List.of(w));
@@ -976,9 +994,14 @@ final class BashAnalyzer implements Block {
   }
 
   void permissions(Word w, String tool) {
+    permissions(w, tool, null);
+  }
+
+  /** chmod from another language, with the mode it sets when known ("666", "o+w"). */
+  void permissions(Word w, String tool, String mode) {
     Target t = target(w);
     if (t != null) {
-      findings.add(judge.permissions(t, false, tool));
+      findings.add(judge.permissions(t, false, tool, mode));
     }
   }
 
@@ -1286,10 +1309,11 @@ final class BashAnalyzer implements Block {
       findings.add(Flag.high("chmod-recursive-world-writable",
           "makes files world-writable recursively (chmod -R " + ops.get(0).text() + ")"));
     }
+    String mode = tool.equals("chmod") && !reference ? valueOf(ops.get(0)) : null;
     for (Word w : paths) {
       Target t = target(w);
       if (t != null) {
-        findings.add(judge.permissions(t, recursive, tool));
+        findings.add(judge.permissions(t, recursive, tool, mode));
       }
     }
   }
@@ -1929,7 +1953,7 @@ final class BashAnalyzer implements Block {
     for (int k = 0; k < args.size(); k++) {
       String t = args.get(k).text();
       if ((t.equals("-e") || t.equals("-E") || t.equals("--eval") || t.equals("-r") || t.equals("-c")) && k + 1 < args.size()) {
-        DangerAnalyzer.analyzeOther(args.get(k + 1).text(), judge, findings, depth + 1, cwd, venvActive);
+        DangerAnalyzer.analyzeNested(inv.name(), args.get(k + 1).text(), judge, findings, depth + 1, cwd, venvActive);
         return;
       }
       if (!t.startsWith("-")) {

@@ -33,6 +33,8 @@ public final class DangerAnalyzer {
       switch (lang) {
         case Languages.BASH -> new BashAnalyzer(judge, findings, ctx.workdir(), ctx.venvActive(), 0).analyze(code);
         case Languages.PYTHON -> new PythonAnalyzer(judge, findings, 0, ctx.workdir(), ctx.venvActive()).analyze(code);
+        case Languages.JAVASCRIPT, Languages.RUBY, Languages.R ->
+            new ScriptAnalyzer(dialect(lang), judge, findings, 0, ctx.workdir(), ctx.venvActive()).analyze(code);
         default -> analyzeOther(code, judge, findings, 0, ctx.workdir(), ctx.venvActive());
       }
     } catch (RuntimeException | StackOverflowError e) {
@@ -52,8 +54,18 @@ public final class DangerAnalyzer {
     switch (lang) {
       case Languages.BASH -> new BashAnalyzer(judge, findings, cwd, venv, depth).analyze(code);
       case Languages.PYTHON -> new PythonAnalyzer(judge, findings, depth, cwd, venv).analyze(code);
+      case Languages.JAVASCRIPT, Languages.RUBY, Languages.R ->
+          new ScriptAnalyzer(dialect(lang), judge, findings, depth, cwd, venv).analyze(code);
       default -> analyzeOther(code, judge, findings, depth, cwd, venv);
     }
+  }
+
+  private static ScriptLexer.Dialect dialect(String lang) {
+    return switch (lang) {
+      case Languages.RUBY -> ScriptLexer.Dialect.RUBY;
+      case Languages.R -> ScriptLexer.Dialect.R;
+      default -> ScriptLexer.Dialect.JAVASCRIPT;
+    };
   }
 
   /** The language of an interpreter's program name: python3.12 is python, sh and zsh are bash, node is javascript. */

@@ -1,5 +1,6 @@
 package io.interpreter4j.core.safety;
 
+import io.interpreter4j.core.safety.rules.Modes;
 import io.interpreter4j.core.safety.rules.Place;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -388,6 +389,10 @@ final class PathJudge {
   Flag delete(Target t) {
     Kind k = kind(t.path());
     String what = display(t);
+    if (t.glob() != null && t.glob().contains("**") && (k == Kind.ROOT || k == Kind.HOME || k == Kind.ABOVE_HOME
+        || k == Kind.ABOVE_WORKDIR || k == Kind.SYSTEM || k == Kind.HOME_DOT)) {
+      return Flag.high("rm-broad", "deletes files matching " + t.glob() + " everywhere under " + display(t.path()));
+    }
     if (t.glob() != null && t.broadGlob()) {
       return switch (k) {
         case ROOT, HOME, ABOVE_HOME, ABOVE_WORKDIR, SYSTEM -> Flag.high("rm-broad", "deletes every file in " + display(t.path()));
@@ -475,6 +480,30 @@ final class PathJudge {
       return Flag.high("move-to-device", "moves a file onto " + display(t) + ", destroying it");
     }
     return write(t, false);
+  }
+
+  /**
+   * chmod with its mode: beyond {@link #permissions(Target, boolean, String)}, a mode that lets every user write a
+   * protected place, or lets others read or write keys and credentials, is HIGH even without -R.
+   */
+  Flag permissions(Target t, boolean recursive, String tool, String mode) {
+    Flag base = permissions(t, recursive, tool);
+    if (mode == null || !tool.equals("chmod") || base != null && base.level() == Level.HIGH) {
+      return base;
+    }
+    Kind k = kind(t.path());
+    String what = display(t);
+    boolean protectedPlace = k == Kind.ROOT || k == Kind.HOME || k == Kind.ABOVE_HOME || k == Kind.HOME_DOT
+        || k == Kind.SYSTEM || k == Kind.ABOVE_WORKDIR || k == Kind.WORKDIR && t.glob() == null;
+    if (protectedPlace && Modes.worldWritable(mode)) {
+      return Flag.high("chmod-world-writable", "lets every user write " + what + " (chmod " + mode + ")");
+    }
+    boolean secret = isSsh(t.path()) && (t.glob() != null || secret(t.path()) != null || t.path().endsWith(".ssh"))
+        || secret(t.path()) != null;
+    if (secret && Modes.opensToOthers(mode)) {
+      return Flag.high("chmod-secret", "lets other users read or change " + what + " (chmod " + mode + ")");
+    }
+    return base;
   }
 
   /** chmod, chown, chgrp. */
