@@ -101,6 +101,8 @@ final class PythonAnalyzer {
   private final Map<String, List<Assignment>> assignments = new HashMap<>();
   private int evalDepth;
   private final List<String> shellCommands = new ArrayList<>();
+  /** Answers of the recursive look-ups through assignments (fetched code, clients, process lists), per token. */
+  private final Map<Long, Boolean> memo = new HashMap<>();
 
   PythonAnalyzer(PathJudge judge, Findings findings, int depth, Path cwd, boolean venvActive) {
     this.shellVenv = venvActive;
@@ -801,6 +803,18 @@ final class PythonAnalyzer {
     if (level > MAX_EVAL_DEPTH) {
       return false;
     }
+    long key = ((long) from << 32) | (to & 0xffffffffL);
+    Boolean known = memo.get(key);
+    if (known != null) {
+      return known;
+    }
+    memo.put(key, false);
+    boolean result = fetchesUncached(from, to, level);
+    memo.put(key, result);
+    return result;
+  }
+
+  private boolean fetchesUncached(int from, int to, int level) {
     for (int j = from; j < to && j < toks.size(); j++) {
       Tok t = toks.get(j);
       if (t.kind() != T.NAME || j > from && toks.get(j - 1).is(".")) {
@@ -822,6 +836,18 @@ final class PythonAnalyzer {
     if (from < 0 || from >= toks.size() || level > MAX_EVAL_DEPTH || toks.get(from).kind() != T.NAME) {
       return false;
     }
+    long key = -1L - from;
+    Boolean known = memo.get(key);
+    if (known != null) {
+      return known;
+    }
+    memo.put(key, false);
+    boolean result = rootedInClientUncached(from, level);
+    memo.put(key, result);
+    return result;
+  }
+
+  private boolean rootedInClientUncached(int from, int level) {
     String name = canonical(dotted(from));
     if (isCloudClient(name) || DATA_CLIENTS.contains(name)) {
       return true;
@@ -992,6 +1018,18 @@ final class PythonAnalyzer {
     if (from < 0 || from >= toks.size() || level > MAX_EVAL_DEPTH || toks.get(from).kind() != T.NAME) {
       return false;
     }
+    long key = Long.MIN_VALUE + from;
+    Boolean known = memo.get(key);
+    if (known != null) {
+      return known;
+    }
+    memo.put(key, false);
+    boolean result = rootedInProcessListUncached(from, level);
+    memo.put(key, result);
+    return result;
+  }
+
+  private boolean rootedInProcessListUncached(int from, int level) {
     if (PROCESS_LISTS.contains(canonical(dotted(from)))) {
       return true;
     }

@@ -46,6 +46,10 @@ final class ScriptAnalyzer {
   private static final Set<String> OWN_PIDS = Set.of(
       "process.pid", "Process.pid", "Sys.getpid", "$$", "process.ppid");
   private static final int MAX_EVAL_DEPTH = 12;
+  /** The member a binding reads when the name was appended to: its value is no longer known. */
+  private static final String APPENDED = "+=";
+  /** Interpolations are appended to the tokens; past this many, they stay unknown. */
+  private static final int MAX_TOKENS = 200_000;
 
   private final Dialect dialect;
   private final PathJudge judge;
@@ -58,6 +62,9 @@ final class ScriptAnalyzer {
   private int[] open = new int[0];
   private final Map<String, String> aliases = new HashMap<>();
   private final Map<String, List<Binding>> bindings = new HashMap<>();
+  private final Map<String, int[]> snippets = new HashMap<>();
+  private final Map<Long, Boolean> rooted = new HashMap<>();
+  private final Map<Long, Boolean> fetched = new HashMap<>();
   private int evalDepth;
 
   ScriptAnalyzer(Dialect dialect, PathJudge judge, Findings findings, int depth, Path cwd, boolean venv) {
@@ -75,7 +82,7 @@ final class ScriptAnalyzer {
       findings.add(Flag.high("nesting-too-deep", "nests shells too deeply to check"));
       return;
     }
-    toks = ScriptLexer.lex(code, dialect);
+    toks = new ArrayList<>(ScriptLexer.lex(code, dialect));
     open = enclosing();
     imports();
     collectBindings();
@@ -307,6 +314,11 @@ final class ScriptAnalyzer {
           && (k == 0 || !isSeparator(toks.get(k - 1)) && !toks.get(k - 1).is(","))) {
         int from = k + 2;
         bind(t.text(), new Binding(k, from, endOfStatement(from), false, null));
+      } else if (t.kind() == T.NAME && k + 1 < toks.size() && (toks.get(k + 1).is("+=") || toks.get(k + 1).is("<<")
+          && dialect == Dialect.RUBY) && (k == 0 || !isSeparator(toks.get(k - 1)))) {
+        // body += chunk: from here on the value is whatever was appended, not the literal it started as
+        int from = k + 2;
+        bind(t.text(), new Binding(k, from, endOfStatement(from), false, APPENDED));
       } else if (t.is("}") && k + 1 < toks.size() && toks.get(k + 1).is("=") && dialect == Dialect.JAVASCRIPT) {
         int brace = k - 1;
         while (brace > 0 && !toks.get(brace).is("{")) {
@@ -578,8 +590,9 @@ final class ScriptAnalyzer {
       } else if (dialect == Dialect.RUBY && after < toks.size() && startsArgument(toks.get(after)) && api(name) != null
           && (k == 0 || !toks.get(k - 1).is("def"))) {
         call(name, dotted, k, after, endOfStatement(after), false);
-      } else if (dialect == Dialect.RUBY && (dotted.equals("Dir.mktmpdir") || dotted.equals("Dir.tmpdir"))) {
-        // a value, used through its block parameter
+      } else if (dialect == Dialect.RUBY && dotted.indexOf('.') > 0 && api(name) == null) {
+        // Ruby calls methods without parentheses: r.flushall, bucket.delete
+        method(dotted.substring(dotted.lastIndexOf('.') + 1), k, -1, after);
       }
     }
   }
@@ -806,6 +819,18 @@ final class ScriptAnalyzer {
     if (from < 0 || from >= toks.size() || level > MAX_EVAL_DEPTH) {
       return false;
     }
+    long key = ((long) from << 20) ^ kinds.hashCode();
+    Boolean known = rooted.get(key);
+    if (known != null) {
+      return known;
+    }
+    rooted.put(key, false);
+    boolean result = rootedInUncached(from, kinds, level);
+    rooted.put(key, result);
+    return result;
+  }
+
+  private boolean rootedInUncached(int from, Set<Kind> kinds, int level) {
     Tok t = toks.get(from);
     if (t.kind() != T.NAME) {
       return false;
@@ -840,6 +865,18 @@ final class ScriptAnalyzer {
     if (level > MAX_EVAL_DEPTH) {
       return false;
     }
+    long key = ((long) from << 32) | (to & 0xffffffffL);
+    Boolean known = fetched.get(key);
+    if (known != null) {
+      return known;
+    }
+    fetched.put(key, false);
+    boolean result = fetchesUncached(from, to, level);
+    fetched.put(key, result);
+    return result;
+  }
+
+  private boolean fetchesUncached(int from, int to, int level) {
     for (int j = from; j < to && j < toks.size(); j++) {
       Tok x = toks.get(j);
       if (x.kind() != T.NAME || j > from && isSeparator(toks.get(j - 1))) {
@@ -883,7 +920,7 @@ final class ScriptAnalyzer {
       } else {
         secretName(member);
       }
-    } else if (dialect == Dialect.JAVASCRIPT && (name.equals("Object.entries") || name.equals("Object.keys")
+    } else if (dialect == Dialect.JAVASCRIPT && (name.equals("Object.entries")
         || name.equals("JSON.stringify") || name.equals("Object.values")) && next != null && next.is("(")
         && after + 2 < toks.size() && canonical(dotted(after + 1)).equals("process.env")) {
       findings.environmentRead();
@@ -913,7 +950,7 @@ final class ScriptAnalyzer {
         if (a != null && (a.kind() == Kind.ARGV || a.kind() == Kind.SHELL || a.kind() == Kind.SPAWN)) {
           return false;
         }
-        if (o >= 2 && isSeparator(toks.get(o - 2)) && toks.get(o - 1).is("env")) {
+        if (o >= 2 && isSeparator(toks.get(o - 2)) && (toks.get(o - 1).is("env") || toks.get(o - 1).is("keys"))) {
           return false;
         }
       }
@@ -1343,6 +1380,18 @@ final class ScriptAnalyzer {
       int close = matching(from);
       value = eval(from + 1, close);
       j = close + 1;
+    } else if (first.is("require") && from + 5 < to && toks.get(from + 1).is("(") && toks.get(from + 2).kind() == T.STRING
+        && toks.get(from + 3).is(")") && isSeparator(toks.get(from + 4)) && toks.get(from + 5).kind() == T.NAME) {
+      // require('os').homedir(): the module's function, as if imported under its own name
+      String name = module(toks.get(from + 2).text()) + "." + dotted(from + 5, to);
+      j = dottedEnd(from + 5, to);
+      if (j < to && toks.get(j).is("(")) {
+        int close = matching(j);
+        value = callValue(canonical(name), j + 1, close, from);
+        j = close + 1;
+      } else {
+        value = nameValue(canonical(name), name, from);
+      }
     } else if (first.kind() == T.NAME) {
       String dotted = dotted(from, to);
       String name = canonical(dotted);
@@ -1586,32 +1635,44 @@ final class ScriptAnalyzer {
     return out;
   }
 
-  /** The value of an interpolated expression ({@code ${root}}, {@code #{host}}), read with the block's bindings. */
+  /**
+   * The value of an interpolated expression ({@code ${root}}, {@code #{host}}), read with the block's bindings. The
+   * expression's tokens are appended to the block's once, so the scan also sees the calls made inside templates.
+   */
   private List<Part> snippet(String source, int at) {
     String s = source.strip();
-    if (s.isEmpty() || s.length() > 200 || evalDepth > MAX_EVAL_DEPTH) {
+    if (s.isEmpty() || s.length() > 500 || evalDepth > MAX_EVAL_DEPTH) {
       return null;
     }
-    List<Tok> saved = toks;
-    int[] savedOpen = open;
-    List<Tok> inner = ScriptLexer.lex(s, dialect);
-    // evaluate inside the block's token list: names resolve against bindings made before the string
-    if (inner.size() == 2 && inner.get(0).kind() == T.NAME) {
-      String name = canonical(inner.get(0).text());
-      return nameValue(name, inner.get(0).text(), at);
+    int[] range = snippets.get(s);
+    if (range == null) {
+      if (toks.size() > MAX_TOKENS) {
+        return null;
+      }
+      List<Tok> inner = ScriptLexer.lex(s, dialect);
+      if (inner.size() == 2 && inner.get(0).kind() == T.NAME) {
+        return nameValue(canonical(inner.get(0).text()), inner.get(0).text(), at);
+      }
+      int start = toks.size();
+      toks.addAll(inner);
+      int[] grown = java.util.Arrays.copyOf(open, toks.size());
+      int[] stack = new int[inner.size() + 1];
+      int sp = 0;
+      for (int k = start; k < toks.size(); k++) {
+        Tok t = toks.get(k);
+        if ((t.is(")") || t.is("]") || t.is("}")) && sp > 0) {
+          sp--;
+        }
+        grown[k] = sp == 0 ? -1 : stack[sp - 1];
+        if (t.is("(") || t.is("[") || t.is("{")) {
+          stack[sp++] = k;
+        }
+      }
+      open = grown;
+      range = new int[] {start, toks.size() - 1};
+      snippets.put(s, range);
     }
-    List<Tok> combined = new ArrayList<>(saved);
-    int start = combined.size();
-    combined.addAll(inner);
-    toks = combined;
-    open = enclosing();
-    try {
-      List<Part> v = eval(start, combined.size() - 1);
-      return v;
-    } finally {
-      toks = saved;
-      open = savedOpen;
-    }
+    return eval(range[0], range[1]);
   }
 
   private String home() {

@@ -54,7 +54,8 @@ final class ScriptLexer {
   private final int n;
   private int i;
   private int line;
-  private int depth;
+  /** Open brackets; newlines end statements at top level and inside braces (blocks), not inside ( or [. */
+  private final StringBuilder brackets = new StringBuilder();
   private final List<Tok> out = new ArrayList<>();
 
   private ScriptLexer(String src, Dialect dialect) {
@@ -112,8 +113,22 @@ final class ScriptLexer {
     }
   }
 
+  private boolean statementsEnd() {
+    return brackets.length() == 0 || brackets.charAt(brackets.length() - 1) == '{';
+  }
+
+  private void open(char c) {
+    brackets.append(c);
+  }
+
+  private void close() {
+    if (brackets.length() > 0) {
+      brackets.setLength(brackets.length() - 1);
+    }
+  }
+
   private void newline() {
-    if (depth == 0 && !out.isEmpty() && out.get(out.size() - 1).kind() != T.NEWLINE) {
+    if (statementsEnd() && !out.isEmpty() && out.get(out.size() - 1).kind() != T.NEWLINE) {
       add(T.NEWLINE, "\n", List.of());
     }
     line++;
@@ -347,9 +362,9 @@ final class ScriptLexer {
       if (t.kind() != T.NEWLINE) {
         out.add(t);
         if (t.is("(") || t.is("[") || t.is("{")) {
-          depth++;
-        } else if ((t.is(")") || t.is("]") || t.is("}")) && depth > 0) {
-          depth--;
+          open(t.text().charAt(0));
+        } else if (t.is(")") || t.is("]") || t.is("}")) {
+          close();
         }
       }
     }
@@ -440,11 +455,11 @@ final class ScriptLexer {
 
   private void operator(char c) {
     if (c == '(' || c == '[' || c == '{') {
-      depth++;
-    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-      depth--;
+      open(c);
+    } else if (c == ')' || c == ']' || c == '}') {
+      close();
     }
-    if (c == ';' && depth == 0) {
+    if (c == ';' && statementsEnd()) {
       add(T.NEWLINE, ";", List.of());
       i++;
       return;
