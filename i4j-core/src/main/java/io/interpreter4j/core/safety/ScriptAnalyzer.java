@@ -1466,6 +1466,10 @@ final class ScriptAnalyzer {
         return v == null ? List.of(unknown(dotted)) : v;
       }
     }
+    if (dialect == Dialect.RUBY && dotted.contains(".")) {
+      // Dir.mktmpdir, Dir.home: Ruby calls methods without parentheses
+      return callValue(name, at, at, at);
+    }
     return List.of(unknown(dotted));
   }
 

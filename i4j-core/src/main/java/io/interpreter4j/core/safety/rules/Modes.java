@@ -16,7 +16,7 @@ public final class Modes {
     String m = mode.strip().replace("_", "");
     if (m.startsWith("0o") || m.startsWith("0O")) {
       m = m.substring(2);
-    } else if (m.matches("[1-9][0-9]{3,}") && !m.matches("[0-7]{4}")) {
+    } else if (m.matches("[1-9][0-9]*") && m.matches(".*[89].*")) {
       // a decimal number (438 is 0o666), as python or node print it
       try {
         return Integer.toOctalString(Integer.parseInt(m));
