@@ -1,9 +1,12 @@
 package io.interpreter4j.core.safety;
 
 import io.interpreter4j.core.safety.rules.BlockFacts;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -20,7 +23,7 @@ final class Findings {
   private boolean environmentRead;
   private boolean network;
   private final BlockFacts facts = new BlockFacts();
-  private final java.util.Map<java.nio.file.Path, String> writtenFiles = new java.util.HashMap<>();
+  private final Map<Path, String> writtenFiles = new HashMap<>();
 
   /** Facts about the whole block that the rule families and language analyzers gather. */
   BlockFacts facts() {
@@ -28,14 +31,14 @@ final class Findings {
   }
 
   /** A file the block writes with content it spells out (a heredoc, an echo): running it later runs that content. */
-  void wroteFile(java.nio.file.Path path, String content) {
+  void wroteFile(Path path, String content) {
     if (writtenFiles.size() < 64 && content.length() < 100_000) {
       writtenFiles.put(path, content);
     }
   }
 
   /** The content the block wrote to {@code path}, or null. */
-  String writtenContent(java.nio.file.Path path) {
+  String writtenContent(Path path) {
     return writtenFiles.get(path);
   }
 

@@ -10,6 +10,7 @@ import io.interpreter4j.core.safety.ShellLexer.Part;
 import io.interpreter4j.core.safety.ShellLexer.PartKind;
 import io.interpreter4j.core.safety.ShellLexer.Word;
 import io.interpreter4j.core.safety.rules.Databases;
+import io.interpreter4j.core.safety.rules.Place;
 import io.interpreter4j.core.safety.rules.SecretNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -1018,28 +1019,17 @@ final class ScriptAnalyzer {
   private void rPackages(Kind kind, List<int[]> args, Map<String, int[]> kw) {
     int[] lib = kw.containsKey("lib") ? kw.get("lib") : args.size() > 1 ? args.get(1) : null;
     Word w = lib == null ? null : pathWord(lib);
-    PlaceView place = w == null ? null : shellPlace(w);
-    if (place == PlaceView.PROJECT) {
+    Place place = w == null ? Place.UNKNOWN : shell.place(w);
+    if (place == Place.PROJECT || place == Place.WORKDIR) {
       return;
     }
     if (kind == Kind.REMOVE_R) {
       findings.add(Flag.high("r-remove", "removes R packages other projects use (remove.packages)"));
-    } else if (place == PlaceView.SYSTEM) {
+    } else if (place == Place.SYSTEM || place == Place.ROOT) {
       findings.add(Flag.high("r-install-system", "installs R packages into the system library"));
     } else {
       findings.add(Flag.medium("r-install", "installs R packages into the user library"));
     }
-  }
-
-  private enum PlaceView { PROJECT, SYSTEM, OTHER }
-
-  private PlaceView shellPlace(Word w) {
-    io.interpreter4j.core.safety.rules.Place p = shell.place(w);
-    return switch (p) {
-      case PROJECT, WORKDIR -> PlaceView.PROJECT;
-      case SYSTEM, ROOT -> PlaceView.SYSTEM;
-      default -> PlaceView.OTHER;
-    };
   }
 
   private void evaluates(String name, List<int[]> args, Map<String, int[]> kw, int from, int to) {
