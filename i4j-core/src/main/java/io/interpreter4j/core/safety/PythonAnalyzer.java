@@ -4,7 +4,6 @@ import io.interpreter4j.core.safety.ShellLexer.Part;
 import io.interpreter4j.core.safety.ShellLexer.PartKind;
 import io.interpreter4j.core.safety.ShellLexer.Word;
 import io.interpreter4j.core.safety.rules.Databases;
-import io.interpreter4j.core.safety.rules.Modes;
 import io.interpreter4j.core.safety.rules.SecretNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
