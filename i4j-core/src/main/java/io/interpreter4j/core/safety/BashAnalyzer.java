@@ -952,6 +952,14 @@ final class BashAnalyzer implements Block {
     }
   }
 
+  /** A file another language downloads ({@code download.file}, {@code urlretrieve}): running it later is HIGH. */
+  void downloaded(Word w) {
+    Target t = target(w);
+    if (t != null) {
+      downloaded.add(t.path());
+    }
+  }
+
   /** The block's current folder as far as it is known, or null. */
   Path cwd() {
     return cwd;

@@ -4,6 +4,7 @@ import io.interpreter4j.core.safety.ShellLexer.Part;
 import io.interpreter4j.core.safety.ShellLexer.PartKind;
 import io.interpreter4j.core.safety.ShellLexer.Word;
 import io.interpreter4j.core.safety.rules.Databases;
+import io.interpreter4j.core.safety.rules.RemoteSystems;
 import io.interpreter4j.core.safety.rules.SecretNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,6 +84,10 @@ final class PythonAnalyzer {
   private static final Set<String> RESOLVERS = Set.of(
       "socket.gethostbyname", "socket.gethostbyname_ex", "socket.getaddrinfo", "dns.resolver.resolve",
       "dns.resolver.query", "dns.resolver.Resolver", "socket.gethostbyaddr");
+  private static final Set<String> HTTP_DELETES = Set.of(
+      "requests.delete", "httpx.delete", "requests.request", "httpx.request", "requests.Session.delete");
+  private static final Set<String> DOWNLOADS = Set.of(
+      "urllib.request.urlretrieve", "wget.download", "urllib.urlretrieve");
   private static final Set<String> PROCESS_LISTS = Set.of(
       "psutil.process_iter", "psutil.pids", "psutil.Process", "psutil.net_connections");
   private static final int MAX_EVAL_DEPTH = 12;
@@ -593,6 +598,8 @@ final class PythonAnalyzer {
     all.addAll(List.of("os.kill", "os.killpg", "os.chdir", "os.makedirs", "os.mkdir", "os.getenv", "os.environ.get",
         "os.environ.setdefault"));
     all.addAll(RESOLVERS);
+    all.addAll(HTTP_DELETES);
+    all.addAll(DOWNLOADS);
     return Set.copyOf(all);
   }
 
@@ -769,6 +776,16 @@ final class PythonAnalyzer {
     } else if ((name.equals("os.getenv") || name.equals("os.environ.get") || name.equals("os.environ.setdefault"))
         && !args.isEmpty()) {
       secretName(args.get(0));
+    } else if (HTTP_DELETES.contains(name) && !args.isEmpty()) {
+      boolean request = name.endsWith(".request");
+      List<Part> method = request ? evalString(args.get(0)[0], args.get(0)[1]) : null;
+      int[] url = request ? (args.size() > 1 ? args.get(1) : kw.get("url")) : args.get(0);
+      if (url != null && (!request || method != null && "DELETE".equalsIgnoreCase(new Word(method, "").literal()))) {
+        List<Part> u = evalString(url[0], url[1]);
+        findings.add(RemoteSystems.httpDelete(u == null ? null : new Word(u, "").literal(), name));
+      }
+    } else if (DOWNLOADS.contains(name) && args.size() > 1) {
+      pathArg(args.get(1)).ifPresent(shell::downloaded);
     } else if (RESOLVERS.contains(name) && !args.isEmpty()) {
       List<Part> host = evalString(args.get(0)[0], args.get(0)[1]);
       if (host == null || new Word(host, "").literal() == null) {
@@ -830,25 +847,39 @@ final class PythonAnalyzer {
     return false;
   }
 
-  /** Whether the expression starting at {@code from} is a client of a remote service, or was assigned from one. */
-  private boolean rootedInClient(int from, int level) {
+  /** The origins a receiver can come from: what the rooted-in look-up asks about. */
+  private enum Origin { CLIENT, PROCESS_LIST, REMOTE_SHELL }
+
+  private boolean isOrigin(String name, Origin origin) {
+    return switch (origin) {
+      case CLIENT -> isCloudClient(name) || DATA_CLIENTS.contains(name);
+      case PROCESS_LIST -> PROCESS_LISTS.contains(name);
+      case REMOTE_SHELL -> name.startsWith("paramiko.") || name.startsWith("fabric.") || name.startsWith("asyncssh.")
+          || name.startsWith("invoke.");
+    };
+  }
+
+  /**
+   * Whether the expression starting at {@code from} comes from {@code origin} (a remote client, a process listing, a
+   * remote shell), directly or through the names it was assigned from.
+   */
+  private boolean rootedIn(int from, Origin origin, int level) {
     if (from < 0 || from >= toks.size() || level > MAX_EVAL_DEPTH || toks.get(from).kind() != T.NAME) {
       return false;
     }
-    long key = -1L - from;
+    long key = -1L - ((long) from * Origin.values().length + origin.ordinal());
     Boolean known = memo.get(key);
     if (known != null) {
       return known;
     }
     memo.put(key, false);
-    boolean result = rootedInClientUncached(from, level);
+    boolean result = rootedInUncached(from, origin, level);
     memo.put(key, result);
     return result;
   }
 
-  private boolean rootedInClientUncached(int from, int level) {
-    String name = canonical(dotted(from));
-    if (isCloudClient(name) || DATA_CLIENTS.contains(name)) {
+  private boolean rootedInUncached(int from, Origin origin, int level) {
+    if (isOrigin(canonical(dotted(from)), origin)) {
       return true;
     }
     Assignment a = assignmentBefore(toks.get(from).text(), from);
@@ -856,7 +887,7 @@ final class PythonAnalyzer {
       return false;
     }
     for (int j = a.from(); j < a.to() && j < toks.size(); j++) {
-      if (toks.get(j).kind() == T.NAME && (j == a.from() || !toks.get(j - 1).is(".")) && rootedInClient(j, level + 1)) {
+      if (toks.get(j).kind() == T.NAME && (j == a.from() || !toks.get(j - 1).is(".")) && rootedIn(j, origin, level + 1)) {
         return true;
       }
     }
@@ -963,7 +994,7 @@ final class PythonAnalyzer {
       return;
     }
     for (String d : DESTRUCTIVE_METHODS) {
-      if (name.startsWith(d) && rootedInClient(receiverFrom, 0)) {
+      if (name.startsWith(d) && rootedIn(receiverFrom, Origin.CLIENT, 0)) {
         findings.facts().destructiveData(name + "()");
         break;
       }
@@ -995,8 +1026,19 @@ final class PythonAnalyzer {
         String mode = args.isEmpty() ? null : modeText(args.get(0));
         pathOf(receiverFrom, dot).ifPresent(w -> shell.permissions(w, "chmod", mode));
       }
+      case "exec_command", "run", "sudo" -> {
+        if (!args.isEmpty() && rootedIn(receiverFrom, Origin.REMOTE_SHELL, 0)) {
+          List<Part> cmd = evalString(args.get(0)[0], args.get(0)[1]);
+          if (name.equals("sudo")) {
+            findings.add(Flag.high("sudo", "runs as root with sudo on a remote host"));
+          }
+          if (cmd != null) {
+            shell.runShell(shellSource(cmd));
+          }
+        }
+      }
       case "kill", "terminate", "send_signal" -> {
-        if (rootedInProcessList(receiverFrom, 0)) {
+        if (rootedIn(receiverFrom, Origin.PROCESS_LIST, 0)) {
           findings.facts().foreignSignal(toks.get(receiverFrom).text() + "." + name + "()");
         }
       }
@@ -1010,38 +1052,6 @@ final class PythonAnalyzer {
         // other methods touch no files we judge
       }
     }
-  }
-
-  /** Whether a receiver comes from psutil's process listing (a loop over process_iter, a Process(pid)). */
-  private boolean rootedInProcessList(int from, int level) {
-    if (from < 0 || from >= toks.size() || level > MAX_EVAL_DEPTH || toks.get(from).kind() != T.NAME) {
-      return false;
-    }
-    long key = Long.MIN_VALUE + from;
-    Boolean known = memo.get(key);
-    if (known != null) {
-      return known;
-    }
-    memo.put(key, false);
-    boolean result = rootedInProcessListUncached(from, level);
-    memo.put(key, result);
-    return result;
-  }
-
-  private boolean rootedInProcessListUncached(int from, int level) {
-    if (PROCESS_LISTS.contains(canonical(dotted(from)))) {
-      return true;
-    }
-    Assignment a = assignmentBefore(toks.get(from).text(), from);
-    if (a == null) {
-      return false;
-    }
-    for (int j = a.from(); j < a.to() && j < toks.size(); j++) {
-      if (toks.get(j).kind() == T.NAME && (j == a.from() || !toks.get(j - 1).is(".")) && rootedInProcessList(j, level + 1)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** {@code __import__('os')} or {@code importlib.import_module('os')} as a receiver: the module's name. */

@@ -11,6 +11,7 @@ import io.interpreter4j.core.safety.ShellLexer.PartKind;
 import io.interpreter4j.core.safety.ShellLexer.Word;
 import io.interpreter4j.core.safety.rules.Databases;
 import io.interpreter4j.core.safety.rules.Place;
+import io.interpreter4j.core.safety.rules.RemoteSystems;
 import io.interpreter4j.core.safety.rules.SecretNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -250,8 +251,12 @@ final class ScriptAnalyzer {
         findings.network();
         findings.facts().fetched(dotted);
         if (name.endsWith("download.file") && args.size() > 1) {
-          pathWords(args.get(1)).forEach(w -> shell.write(w, false));
+          pathWords(args.get(1)).forEach(w -> {
+            shell.write(w, false);
+            shell.downloaded(w);
+          });
         }
+        httpDelete(name, args, kw);
       }
       case SOCKET -> {
         findings.network();
@@ -447,8 +452,28 @@ final class ScriptAnalyzer {
     }
   }
 
+  /** fetch(url, {method: 'DELETE'}), axios.delete(url), httr::DELETE(url), VERB("DELETE", url), HTTParty.delete(url). */
+  private void httpDelete(String name, List<int[]> args, Map<String, int[]> kw) {
+    String last = name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+    int[] url = null;
+    if (last.equals("delete") || name.endsWith("Delete.new")) {
+      url = args.isEmpty() ? null : args.get(0);
+    } else if (last.equals("verb") && args.size() > 1 && "DELETE".equalsIgnoreCase(values.literalOf(args.get(0)))) {
+      url = args.get(1);
+    } else if (kw.containsKey("method") && "DELETE".equalsIgnoreCase(values.literalOf(kw.get("method")))) {
+      url = args.isEmpty() ? kw.get("url") : args.get(0);
+    }
+    if (url != null) {
+      findings.add(RemoteSystems.httpDelete(values.literalOf(url), name));
+    }
+  }
+
   private void kill(int[] arg, String how) {
     if (arg == null) {
+      return;
+    }
+    if (arg[1] - arg[0] == 2 && src.tok(arg[0]).is("-") && src.tok(arg[0] + 1).text().equals("1")) {
+      findings.add(Flag.high("kill-all", "kills every process you own (" + how + "(-1))"));
       return;
     }
     if (arg[1] - arg[0] == 1 && src.tok(arg[0]).kind() == T.NUMBER) {

@@ -156,7 +156,8 @@ final class ScriptApis {
         "Net::HTTP.start", "Net::HTTP.new", "Net::HTTP::Post.new", "Net::HTTP::Get.new", "URI.open", "HTTParty.get",
         "HTTParty.post", "HTTParty.put", "HTTParty.delete", "Faraday.get", "Faraday.post", "Faraday.new",
         "RestClient.get", "RestClient.post", "RestClient.put", "Excon.get", "Excon.post", "HTTP.get", "HTTP.post",
-        "Net::SMTP.start", "Net::FTP.new", "Net::FTP.open", "OpenURI.open_uri");
+        "Net::SMTP.start", "Net::FTP.new", "Net::FTP.open", "OpenURI.open_uri", "Net::HTTP::Delete.new",
+        "RestClient.delete", "Faraday.delete", "HTTP.delete");
     put(RUBY, Kind.SOCKET, 0, "TCPSocket.new", "TCPSocket.open", "UDPSocket.new", "Socket.tcp", "Socket.new",
         "SSLSocket.new", "OpenSSL::SSL::SSLSocket.new");
     put(RUBY, Kind.DNS, 0, "Resolv.getaddress", "Resolv.getaddresses", "Resolv::DNS.new", "Addrinfo.getaddrinfo",

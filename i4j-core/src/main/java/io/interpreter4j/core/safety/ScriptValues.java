@@ -347,7 +347,8 @@ final class ScriptValues {
         return v == null ? null : parent(v);
       }
       case "File.expand_path", "path.expand", "normalizePath", "fs.path_expand", "fs.path_abs", "path.normalize",
-           "String", "as.character", "toString", "File.absolute_path", "fs.realpathSync", "fs.path_norm" -> {
+           "String", "as.character", "toString", "File.absolute_path", "fs.realpathSync", "fs.path_norm", "URI",
+           "URI.parse", "URL", "url.URL" -> {
         if (args.isEmpty()) {
           return null;
         }

@@ -92,6 +92,33 @@ class RuleFamiliesTest {
   }
 
   @Nested
+  class RemoteApis {
+
+    @Test
+    void deletingThroughAnApiOrARemoteShellInAnyLanguage() {
+      high("bash", "curl -X DELETE https://api.example.com/projects/4");
+      high("python", "import requests\nrequests.delete('https://api.example.com/projects/4')");
+      high("javascript", "await fetch('https://api.example.com/items/1', { method: 'DELETE' });");
+      high("ruby", "require 'httparty'\nHTTParty.delete('https://api.example.com/repos/9')");
+      high("r", "httr::DELETE('https://api.example.com/datasets/3')");
+      high("python", "import paramiko\nc = paramiko.SSHClient()\nc.connect('prod')\nc.exec_command('rm -rf /srv/app/*')");
+      high("python", "from fabric import Connection\nConnection('prod').sudo('systemctl stop nginx')");
+      high("bash", "psql \"$DATABASE_URL\" -c 'TRUNCATE orders'");
+      notHigh("bash", "curl -X DELETE http://localhost:8080/items/1");
+      notHigh("javascript", "await fetch('http://127.0.0.1:3000/api/x', { method: 'DELETE' });");
+      notHigh("python", "import paramiko\nc = paramiko.SSHClient()\nc.connect('h')\nc.exec_command('uptime')");
+    }
+
+    @Test
+    void downloadedFilesRunLater() {
+      high("python", "import urllib.request, subprocess\nurllib.request.urlretrieve('https://x.example/i.sh', 'i.sh')\n"
+          + "subprocess.run(['bash', 'i.sh'])");
+      high("r", "download.file('https://x.example/i.sh', 'i.sh')\nsystem('bash i.sh')");
+      notHigh("r", "download.file('https://x.example/data.csv', 'data/x.csv')\nread.csv('data/x.csv')");
+    }
+  }
+
+  @Nested
   class Databases {
 
     @Test
@@ -152,6 +179,8 @@ class RuleFamiliesTest {
       high("javascript", "const { execSync } = require('child_process');\n"
           + "for (const pid of execSync('pgrep node').toString().split('\\n')) process.kill(Number(pid));");
       high("ruby", "`pgrep ruby`.split.each { |pid| Process.kill('KILL', pid.to_i) }");
+      high("javascript", "process.kill(-1, 'SIGKILL');");
+      high("ruby", "Process.kill('KILL', -1)");
     }
 
     @Test
@@ -201,6 +230,7 @@ class RuleFamiliesTest {
       high("bash", "docker run --privileged alpine sh");
       high("bash", "docker kill $(docker ps -q)");
       high("bash", "docker volume prune -f");
+      high("bash", "podman system reset -f");
       notHigh("bash", "docker run --rm -v \"$PWD\":/app -w /app node:20 npm test");
       notHigh("bash", "docker run -v /etc/ssl/certs:/certs:ro alpine ls /certs");
       notHigh("bash", "docker run -d --name t redis\ndocker rm -f t\ndocker ps\ndocker build -t x .");

@@ -38,6 +38,8 @@ public final class Containers implements RuleFamily {
       case "system", "volume", "image", "network", "builder" -> {
         if (ops.size() > 1 && (ops.get(1).equals("prune") || (verb.equals("volume") && ops.get(1).equals("rm")))) {
           prune(call, block, ops);
+        } else if (ops.size() > 1 && verb.equals("system") && ops.get(1).equals("reset")) {
+          block.flag(Flag.high("container-volumes", "deletes every container, image and volume (" + call.line() + ")"));
         }
       }
       case "compose" -> {

@@ -77,6 +77,8 @@ public final class Databases implements RuleFamily {
         String h = hostOfUrl(w);
         if (h != null) {
           host = h;
+        } else if (w.startsWith("$") && names(w)) {
+          host = w;
         }
       }
       String sql = call.value("-c", "--command", "-e", "--execute", "-Q", "-q", "--query", "--sql");
@@ -99,10 +101,18 @@ public final class Databases implements RuleFamily {
       return;
     }
     if (host.startsWith("$")) {
-      block.flag(Flag.medium("data-delete-unknown-host", statement + " on a server not known in advance (" + host + ")"));
+      // a server named by the environment (DATABASE_URL, DB_HOST) is usually a real one, not a scratch database
+      block.flag(Flag.high("remote-data-delete", statement + " on a server named by " + host + " (" + tool + ")"));
       return;
     }
     block.flag(Flag.high("remote-data-delete", statement + " on " + host + " (" + tool + ")"));
+  }
+
+  /** {@code $DATABASE_URL}, {@code $DB_HOST}, {@code $PG_DSN}: a variable naming a server. */
+  private static boolean names(String variable) {
+    String v = variable.toUpperCase(Locale.ROOT);
+    return v.contains("URL") || v.contains("URI") || v.contains("DSN") || v.contains("HOST") || v.contains("CONN")
+        || v.contains("DATABASE");
   }
 
   /** "DROP TABLE", "TRUNCATE", "DELETE FROM"...: what a SQL text does to stored data, or null if it only reads or adds. */

@@ -50,7 +50,8 @@ public final class RemoteSystems implements RuleFamily {
     all.addAll(PUBLISHERS);
     all.addAll(KUBE);
     all.addAll(IAC);
-    all.addAll(List.of("git", "helm", "pulumi", "cdk", "serverless", "sls", "sam", "ansible-playbook", "ansible",
+    all.addAll(List.of("curl", "wget", "http", "https", "xh", "git", "helm", "pulumi", "cdk", "serverless", "sls", "sam",
+        "ansible-playbook", "ansible",
         "twine", "gem", "cargo", "poetry", "flit", "hatch", "uv", "docker", "podman", "ssh", "mvn", "gradle", "vsce",
         "ovsx", "dotnet", "rsync"));
     return Set.copyOf(all);
@@ -76,6 +77,9 @@ public final class RemoteSystems implements RuleFamily {
       ssh(call, block);
     } else if (tool.equals("rsync")) {
       rsyncRemote(call, block);
+    } else if (tool.equals("curl") || tool.equals("wget") || tool.equals("http") || tool.equals("https")
+        || tool.equals("xh")) {
+      httpMethod(call, block);
     } else if (tool.equals("gsutil") && call.words().contains("rsync") && call.hasShort('d')) {
       block.flag(Flag.high("cloud-delete", "deletes objects missing from the source (gsutil rsync -d)"));
     } else {
@@ -307,6 +311,38 @@ public final class RemoteSystems implements RuleFamily {
       case "dotnet" -> verb.equals("nuget") && call.words().contains("push");
       default -> false;
     };
+  }
+
+  /** curl -X DELETE, wget --method=DELETE, http DELETE: deleting a resource through a remote API. */
+  private static void httpMethod(ToolCall call, Block block) {
+    String method = call.value("-X", "--request", "--method");
+    List<String> words = call.words();
+    if (method == null && (call.tool().equals("http") || call.tool().equals("https") || call.tool().equals("xh"))
+        && !words.isEmpty()) {
+      method = words.get(0);
+    }
+    if (method == null || !method.equalsIgnoreCase("DELETE")) {
+      return;
+    }
+    for (String w : words) {
+      Flag f = httpDelete(w, call.tool() + " -X DELETE");
+      if (f != null) {
+        block.flag(f);
+        return;
+      }
+    }
+  }
+
+  /** An HTTP DELETE of {@code url}: HIGH when the host is another machine, else null. Shared by every language. */
+  public static Flag httpDelete(String url, String how) {
+    if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
+      return null;
+    }
+    String host = Databases.hostOfUrl(url);
+    if (host == null || Databases.isLocalHost(host) || host.startsWith("$")) {
+      return null;
+    }
+    return Flag.high("http-delete", "deletes a resource through the API of " + host + " (" + how + ")");
   }
 
   // ---------------------------------------------------------------- remote shells and copies
