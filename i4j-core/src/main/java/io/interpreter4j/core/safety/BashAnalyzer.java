@@ -163,6 +163,7 @@ final class BashAnalyzer implements Block {
       return;
     }
     forkBombs(code);
+    functions(code);
     List<Command> commands = ShellLexer.parse(code);
     List<Invocation> invocations = new ArrayList<>(commands.size());
     for (int k = 0; k < commands.size(); k++) {
@@ -198,6 +199,61 @@ final class BashAnalyzer implements Block {
       while (f.find()) {
         checkForkBomb(masked, f.group(1), f.end());
       }
+    }
+  }
+
+  /** {@code name() { ... }} and {@code function name { ... }}: remembered, so a call runs the body with its arguments. */
+  private void functions(String code) {
+    if (code.indexOf('{') < 0 || !(hasEmptyParentheses(code) || code.contains("function"))) {
+      return;
+    }
+    String masked = ShellLexer.maskQuotesAndComments(code);
+    Matcher m = FUNCTION_BODY.matcher(masked);
+    while (m.find()) {
+      int end = m.start();
+      while (end > 0 && Character.isWhitespace(masked.charAt(end - 1))) {
+        end--;
+      }
+      int start = end;
+      while (start > 0 && isNameChar(masked.charAt(start - 1))) {
+        start--;
+      }
+      if (start < end) {
+        int close = ShellLexer.closing(masked, m.end(), '{', '}');
+        findings.function(masked.substring(start, end), code.substring(m.end(), Math.min(close, code.length())));
+      }
+    }
+    if (masked.contains("function")) {
+      Matcher f = FUNCTION_KEYWORD.matcher(masked);
+      while (f.find()) {
+        int close = ShellLexer.closing(masked, f.end(), '{', '}');
+        findings.function(f.group(1), code.substring(f.end(), Math.min(close, code.length())));
+      }
+    }
+  }
+
+  /** A call of a function the block defined: its body runs with $1, $2, $@ set to the call's arguments. */
+  private void callFunction(String name, String body, List<Word> args) {
+    BashAnalyzer inner = child();
+    List<String> values = new ArrayList<>();
+    for (int k = 0; k < args.size(); k++) {
+      String v = valueOf(args.get(k));
+      if (v == null) {
+        inner.vars.remove(String.valueOf(k + 1));
+      } else {
+        inner.vars.put(String.valueOf(k + 1), v);
+        values.add(v);
+      }
+    }
+    if (values.size() == args.size()) {
+      inner.vars.put("@", String.join(" ", values));
+      inner.vars.put("*", String.join(" ", values));
+    }
+    findings.calling(name, true);
+    try {
+      inner.analyze(body);
+    } finally {
+      findings.calling(name, false);
     }
   }
 
@@ -409,6 +465,13 @@ final class BashAnalyzer implements Block {
           findings.add(Flag.high("pipe-to-shell", "runs the output of a download as a command"));
         }
       }
+      List<Part> parts = inv.nameWord().parts();
+      String value = parts.size() == 1 && !parts.get(0).quoted() && parts.get(0).kind() != PartKind.TEXT
+          ? valueOf(inv.nameWord()) : null;
+      if (value != null && value.indexOf(' ') > 0) {
+        // $CMD unquoted is split into words: the command it holds runs, with the rest of the line as arguments
+        child().analyze(value + " " + joinTexts(inv.args()));
+      }
       return;
     }
     String name = inv.name();
@@ -457,6 +520,10 @@ final class BashAnalyzer implements Block {
     }
     if (ToolRules.judges(name)) {
       ToolRules.judge(new ToolCall(name, expanded(args), inv.sudo(), stdin(c)), this);
+    }
+    String body = findings.functionBody(name);
+    if (body != null) {
+      callFunction(name, body, args);
     }
     observe(name, inv, args);
     switch (name) {
@@ -1896,7 +1963,9 @@ final class BashAnalyzer implements Block {
       String t = args.get(k).text();
       if (t.startsWith("-") && !t.startsWith("--") && t.indexOf('c') > 0) {
         if (k + 1 < args.size()) {
-          child().analyze(args.get(k + 1).text());
+          // sh -c "$CMD", sh -c "$(printf 'rm -rf %s' ~)": the command is the value, when the block knows it
+          String v = args.get(k + 1).literal() == null ? valueOf(args.get(k + 1)) : null;
+          child().analyze(v != null ? v : args.get(k + 1).text());
         }
         return;
       }
@@ -1970,6 +2039,10 @@ final class BashAnalyzer implements Block {
       }
     }
     pipedFromDownload(inv, all, index);
+    for (String body : inv.command().heredocs) {
+      // node <<'EOF' ... EOF, ruby - <<EOF: the program comes on standard input
+      DangerAnalyzer.analyzeNested(inv.name(), body, judge, findings, depth + 1, cwd, venvActive);
+    }
   }
 
   // ---------------------------------------------------------------- installs

@@ -37,6 +37,30 @@ final class Findings {
     }
   }
 
+  private final Map<String, String> functions = new HashMap<>();
+  private final Set<String> calling = new java.util.HashSet<>();
+
+  /** A shell function the block defines: calling it runs its body with the call's arguments. */
+  void function(String name, String body) {
+    if (functions.size() < 256) {
+      functions.put(name, body);
+    }
+  }
+
+  /** The body of a function the block defines and is not already expanding, or null. */
+  String functionBody(String name) {
+    return calling.contains(name) ? null : functions.get(name);
+  }
+
+  /** Marks a function as being expanded (true) or done (false), so recursion is followed once. */
+  void calling(String name, boolean active) {
+    if (active) {
+      calling.add(name);
+    } else {
+      calling.remove(name);
+    }
+  }
+
   /** The content the block wrote to {@code path}, or null. */
   String writtenContent(Path path) {
     return writtenFiles.get(path);

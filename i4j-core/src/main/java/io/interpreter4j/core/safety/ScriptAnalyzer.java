@@ -107,7 +107,7 @@ final class ScriptAnalyzer {
         call(name, dotted, k, after, src.endOfStatement(after), false);
       } else if (dialect == Dialect.RUBY && dotted.indexOf('.') > 0 && src.api(name) == null) {
         // Ruby calls methods without parentheses: r.flushall, bucket.delete
-        method(dotted.substring(dotted.lastIndexOf('.') + 1), k, -1, after);
+        method(dotted.substring(dotted.lastIndexOf('.') + 1), k, after - 2, after);
       }
     }
   }
@@ -129,8 +129,8 @@ final class ScriptAnalyzer {
       }
       return;
     }
-    if (called) {
-      method(rest.substring(rest.lastIndexOf('.') + 1), receiver, dot, after);
+    if (called || dialect == Dialect.RUBY) {
+      method(rest.substring(rest.lastIndexOf('.') + 1), receiver, after - 2, after);
     }
   }
 
@@ -150,7 +150,7 @@ final class ScriptAnalyzer {
     Api api = src.api(name);
     if (api == null && name.indexOf('.') > 0) {
       int dot = dotted.lastIndexOf('.');
-      method(dotted.substring(dot + 1), at, -1, from - 1);
+      method(dotted.substring(dot + 1), at, from - 3, from - 1);
       return;
     }
     if (api == null) {
@@ -286,6 +286,54 @@ final class ScriptAnalyzer {
         && rootedIn(receiverFrom, Set.of(Kind.PROCESS_LIST), 0)) {
       findings.facts().foreignSignal(root + "." + name + "()");
     }
+    if (dialect == Dialect.RUBY && PATHNAME_METHODS.contains(name) && dot > receiverFrom && mentionsPathname(receiverFrom, dot, 0)) {
+      pathnameMethod(name, receiverFrom, dot, parenOpen);
+    }
+  }
+
+  private static final Set<String> PATHNAME_METHODS = Set.of(
+      "rmtree", "rmdir", "delete", "unlink", "write", "binwrite", "chmod", "rename");
+
+  /** Ruby's Pathname: {@code Pathname.new(Dir.home).rmtree}, {@code path.write(x)} act on the path they hold. */
+  private void pathnameMethod(String name, int receiverFrom, int dot, int paren) {
+    List<Part> v = values.eval(receiverFrom, dot);
+    if (v == null) {
+      return;
+    }
+    Word w = toWord(v);
+    switch (name) {
+      case "rmtree" -> shell.recursiveDelete(w);
+      case "rmdir", "delete", "unlink" -> shell.delete(w);
+      case "write", "binwrite" -> shell.write(w, false);
+      case "chmod" -> {
+        boolean called = paren < src.size() && src.tok(paren).is("(");
+        int[] mode = called ? new int[] {paren + 1, src.matching(paren)} : null;
+        shell.permissions(w, "chmod", mode == null ? null : values.modeText(mode));
+      }
+      default -> {
+        // rename: the destination is judged where the block names it
+      }
+    }
+  }
+
+  /** Whether an expression is a Pathname: built with Pathname.new or Pathname(), or from a name bound to one. */
+  private boolean mentionsPathname(int from, int to, int level) {
+    if (level > ScriptValues.MAX_EVAL_DEPTH) {
+      return false;
+    }
+    for (int j = from; j < to && j < src.size(); j++) {
+      Tok t = src.tok(j);
+      if (t.is("Pathname")) {
+        return true;
+      }
+      if (t.kind() == T.NAME && (j == from || !src.isSeparator(src.tok(j - 1)))) {
+        Binding b = src.bindingBefore(t.text(), j);
+        if (b != null && b.from() < from && mentionsPathname(b.from(), b.to(), level + 1)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static boolean isDestructiveMethod(String name) {

@@ -91,6 +91,9 @@ final class ScriptApis {
         "child_process.execFileSync", "execa", "execa.execa", "execa.execaSync", "execa.sync", "cross-spawn");
     put(JS, Kind.DELETE_OPTION, 0, "fs.rmSync", "fs.rm", "fs.rmdirSync", "fs.rmdir");
     put(JS, Kind.DELETE, 0, "fs.unlinkSync", "fs.unlink");
+    put(JS, Kind.ARGV, 0, "Bun.spawn", "Bun.spawnSync", "Deno.run", "Deno.Command");
+    put(JS, Kind.DELETE_OPTION, 0, "Deno.remove", "Deno.removeSync");
+    put(JS, Kind.OPEN, 0, null, -1, "Deno.writeTextFile", "Deno.writeTextFileSync", "Deno.writeFile", "Bun.write");
     put(JS, Kind.DELETE_RECURSIVE, 0, "fs-extra.remove", "fs-extra.removeSync", "fs-extra.emptyDir",
         "fs-extra.emptyDirSync", "rimraf", "rimraf.sync", "rimraf.rimraf", "rimraf.rimrafSync", "del", "del.deleteSync",
         "del.deleteAsync", "deleteSync", "deleteAsync", "shelljs.rm");

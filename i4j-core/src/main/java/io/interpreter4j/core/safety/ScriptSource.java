@@ -260,10 +260,15 @@ final class ScriptSource {
   /** {@code x = require('m')}, {@code const { a, b: c } = require('m')}, {@code require('m').x}. */
   private void bindRequire(int k, String module) {
     int eq = k - 1;
+    String target = module;
+    if (k + 5 < toks.size() && isSeparator(toks.get(k + 4)) && toks.get(k + 5).kind() == T.NAME) {
+      // const exec = require('child_process').exec
+      target = module + "." + dotted(k + 5);
+    }
     if (eq >= 1 && toks.get(eq).is("=")) {
       Tok before = toks.get(eq - 1);
       if (before.kind() == T.NAME) {
-        aliases.put(before.text(), module);
+        aliases.put(before.text(), target);
       } else if (before.is("}")) {
         int brace = eq - 1;
         while (brace > 0 && !toks.get(brace).is("{")) {
@@ -326,7 +331,9 @@ final class ScriptSource {
       if (t.kind() == T.NAME && k + 1 < toks.size() && isAssignOp(toks.get(k + 1)) && statementLevel(k)
           && (k == 0 || !isSeparator(toks.get(k - 1)) && !toks.get(k - 1).is(","))) {
         int from = k + 2;
-        bind(t.text(), new Binding(k, from, endOfStatement(from), false, null));
+        int end = endOfStatement(from);
+        bind(t.text(), new Binding(k, from, end, false, null));
+        functionAlias(t.text(), from, end);
       } else if (t.kind() == T.NAME && k + 1 < toks.size() && (toks.get(k + 1).is("+=") || toks.get(k + 1).is("<<")
           && dialect == Dialect.RUBY) && (k == 0 || !isSeparator(toks.get(k - 1)))) {
         // body += chunk: from here on the value is whatever was appended, not the literal it started as
@@ -353,6 +360,31 @@ final class ScriptSource {
         arrowParameters(k);
       } else if (t.is("function") && k + 1 < toks.size() && toks.get(k + 1).is("(")) {
         functionParameters(k);
+      }
+    }
+  }
+
+  /**
+   * {@code const run = cp.execSync}, {@code const exec = util.promisify(cp.exec)}, {@code rm <- unlink}: a name for
+   * a library function is that function, so calls through it are judged like the original.
+   */
+  private void functionAlias(String name, int from, int end) {
+    int f = from;
+    int e = end;
+    if (f < e && (toks.get(f).is("promisify") || toks.get(f).is("util") && f + 2 < e && toks.get(f + 2).is("promisify"))) {
+      int paren = toks.get(f).is("util") ? f + 3 : f + 1;
+      if (paren < e && toks.get(paren).is("(") && matching(paren) == e - 1) {
+        f = paren + 1;
+        e = e - 1;
+      }
+    }
+    if (f < e && toks.get(f).kind() == T.NAME && dottedEnd(f, e) == e && api(canonical(dotted(f, e))) != null) {
+      aliases.put(name, canonical(dotted(f, e)));
+    } else if (f + 5 < e && toks.get(f).is("require") && toks.get(f + 2).kind() == T.STRING && toks.get(f + 3).is(")")
+        && isSeparator(toks.get(f + 4)) && dottedEnd(f + 5, e) == e) {
+      String target = module(toks.get(f + 2).text()) + "." + dotted(f + 5, e);
+      if (api(target) != null) {
+        aliases.put(name, target);
       }
     }
   }

@@ -227,7 +227,15 @@ final class ScriptValues {
         int close = isCall ? src.matching(j + 2) : j + 1;
         if (m.equals("parent") || m.equals("dirname")) {
           value = parent(value);
-        } else if (m.equals("join") && isCall && dialect == Dialect.JAVASCRIPT) {
+        } else if (m.equals("join") && isCall && dialect == Dialect.RUBY) {
+          // Pathname#join
+          List<Part> joined = new ArrayList<>(value);
+          for (int[] a : src.arguments(j + 3, close, new HashMap<>())) {
+            List<Part> v = eval(a[0], a[1]);
+            join(joined, v == null ? List.of(unknown("part")) : v);
+          }
+          value = joined;
+        } else if (m.equals("join") && isCall) {
           value = List.of(unknown("joined"));
         } else if (!IDENTITY_METHODS.contains(m)) {
           value = List.of(unknown(src.exprName(from, close + 1)));
@@ -369,6 +377,14 @@ final class ScriptValues {
       }
       case "Sys.getenv", "ENV.fetch", "process.env.get", "ENV.[]" -> {
         return envValue(from, to, kw);
+      }
+      case "fs.path_home", "path_home" -> {
+        List<Part> out = new ArrayList<>(List.of(text(home())));
+        for (int[] a : args) {
+          List<Part> v = eval(a[0], a[1]);
+          join(out, v == null ? List.of(unknown("part")) : v);
+        }
+        return out;
       }
       case "R.home" -> {
         List<Part> v = args.isEmpty() ? List.of() : eval(args.get(0)[0], args.get(0)[1]);

@@ -88,12 +88,7 @@ final class ShellValues {
         if (args.isEmpty()) {
           yield null;
         }
-        String format = args.get(0);
-        if (args.size() == 1) {
-          yield format.replace("\\n", "\n");
-        }
-        yield format.equals("%s") || format.equals("%s\\n") || format.equals("%b") ? String.join("", args.subList(1, args.size()))
-            : null;
+        yield printf(args.get(0), args.subList(1, args.size()));
       }
       case "cat" -> {
         if (ops.isEmpty() && !c.heredocs.isEmpty()) {
@@ -119,6 +114,34 @@ final class ShellValues {
       case "id" -> args.contains("-un") || args.contains("-nu") ? (home.getFileName() == null ? null : home.getFileName().toString()) : null;
       default -> null;
     };
+  }
+
+  /** printf's output for %s, %b, %d and %% conversions; null for any other (widths, floats). */
+  private static String printf(String format, List<String> args) {
+    StringBuilder out = new StringBuilder();
+    int next = 0;
+    do {
+      for (int k = 0; k < format.length(); k++) {
+        char c = format.charAt(k);
+        if (c == '\\' && k + 1 < format.length() && format.charAt(k + 1) == 'n') {
+          out.append('\n');
+          k++;
+        } else if (c == '%' && k + 1 < format.length()) {
+          char conv = format.charAt(++k);
+          if (conv == '%') {
+            out.append('%');
+          } else if (conv == 's' || conv == 'b' || conv == 'd') {
+            out.append(next < args.size() ? args.get(next) : "");
+            next++;
+          } else {
+            return null;
+          }
+        } else {
+          out.append(c);
+        }
+      }
+    } while (next < args.size() && next > 0 && out.length() < 100_000);
+    return out.toString();
   }
 
   /** A decoder or simple filter applied to the previous stage's output. */

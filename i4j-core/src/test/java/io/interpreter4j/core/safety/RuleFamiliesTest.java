@@ -292,8 +292,28 @@ class RuleFamiliesTest {
       high("ruby", "dir = ENV.fetch('TARGET', Dir.home)\nFileUtils.rm_rf(dir)");
       high("r", "home <- Sys.getenv('HOME')\nunlink(file.path(home, '*'), recursive = TRUE)");
       notHigh("bash", "OUT=${OUT_DIR:-./out}\nrm -rf \"$OUT\"\ncat > Makefile <<'EOF'\nclean:\n\trm -rf build\nEOF\nmake clean");
+      notHigh("bash", "build() { mkdir -p out; cc -o out/app main.c; }\nbuild\nf() { f; }\nlog() { echo \"$*\"; }\nlog x");
       notHigh("python", "import os, shutil\nshutil.rmtree(os.environ.get('OUT', 'out'), ignore_errors=True)");
     }
+  }
+
+  @Test
+  void functionsAliasesAndOtherSpellingsOfTheSameCall() {
+    high("bash", "cleanup() { rm -rf \"$1\"; }\ncleanup ~/Documents");
+    high("bash", "function wipe { rm -rf \"$@\"; }\nwipe /etc/nginx");
+    high("bash", "sh -c \"$(printf 'rm -rf %s' ~)\"");
+    high("bash", "CMD='rm -rf /etc'\n$CMD");
+    high("bash", "node <<'EOF'\nrequire('fs').rmSync(require('os').homedir() + '/.config', { recursive: true });\nEOF");
+    high("javascript", "const { promisify } = require('util');\nconst exec = promisify(require('child_process').exec);\n"
+        + "await exec('rm -rf ~');");
+    high("javascript", "const run = require('child_process').execSync;\nrun('sudo reboot');");
+    high("javascript", "Deno.remove('/home/user/.ssh', { recursive: true });");
+    high("javascript", "Bun.spawn(['rm', '-rf', '/etc']);");
+    high("ruby", "require 'pathname'\nPathname.new(Dir.home).join('.config').rmtree");
+    high("r", "fs::dir_delete(fs::path_home('Documents'))");
+    high("r", "cleanup <- unlink\ncleanup('~/.ssh', recursive = TRUE)");
+    notHigh("javascript", "const run = require('child_process').execSync;\nrun('npm test');");
+    notHigh("ruby", "require 'pathname'\nPathname.new('tmp/cache').rmtree");
   }
 
   @Nested
