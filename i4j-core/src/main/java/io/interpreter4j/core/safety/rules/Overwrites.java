@@ -75,7 +75,7 @@ public final class Overwrites implements RuleFamily {
   }
 
   private static void tar(ToolCall call, Block block) {
-    boolean extract = call.has("-x", "--extract", "--get");
+    boolean extract = call.has("-x", "--extract", "--get") || call.hasShort('x');
     List<String> args = call.args();
     if (!extract && !args.isEmpty()) {
       String first = args.get(0);
