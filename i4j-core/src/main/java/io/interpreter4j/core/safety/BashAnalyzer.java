@@ -7,6 +7,12 @@ import io.interpreter4j.core.safety.ShellLexer.Part;
 import io.interpreter4j.core.safety.ShellLexer.PartKind;
 import io.interpreter4j.core.safety.ShellLexer.Redirect;
 import io.interpreter4j.core.safety.ShellLexer.Word;
+import io.interpreter4j.core.safety.rules.Block;
+import io.interpreter4j.core.safety.rules.BlockFacts;
+import io.interpreter4j.core.safety.rules.Place;
+import io.interpreter4j.core.safety.rules.SecretNames;
+import io.interpreter4j.core.safety.rules.ToolCall;
+import io.interpreter4j.core.safety.rules.ToolRules;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -25,11 +31,12 @@ import java.util.regex.Pattern;
  * directory ({@code cd}), variables assigned in the block, directories it creates and files it downloads, so
  * that {@code rm -rf build} is judged by where {@code build} really is.
  */
-final class BashAnalyzer {
+final class BashAnalyzer implements Block {
 
   private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox");
 
-  private static final Set<String> OTHER_INTERPRETERS = Set.of("perl", "ruby", "node", "nodejs", "php", "pwsh", "bun", "deno");
+  private static final Set<String> OTHER_INTERPRETERS = Set.of(
+      "perl", "ruby", "node", "nodejs", "php", "pwsh", "bun", "deno", "Rscript", "R");
   private static final Set<String> DOWNLOADERS = Set.of("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download");
   private static final Set<String> NETWORK = Set.of(
       "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "sftp", "ftp", "lftp", "http", "https", "xh",
@@ -38,6 +45,12 @@ final class BashAnalyzer {
       "cat", "tac", "less", "more", "head", "tail", "nl", "base64", "base32", "xxd", "od", "hexdump", "strings",
       "gzip", "bzip2", "xz", "zstd", "tar", "zip", "7z", "gpg", "cp", "scp", "rsync", "grep", "egrep", "fgrep", "rg",
       "awk", "sed", "cut", "sort", "uniq", "jq", "yq", "openssl", "dd", "install", "paste", "column", "bat");
+  /** Tools that resolve a host name: a name built at run time can carry data out through DNS. */
+  private static final Set<String> RESOLVERS = Set.of(
+      "dig", "nslookup", "host", "drill", "kdig", "delv", "getent", "ping", "ping6", "resolvectl", "traceroute", "mtr");
+  private static final Set<String> RAW_SOCKETS = Set.of("nc", "ncat", "netcat", "socat", "telnet");
+  /** Tools that list processes by name, port or file: their pids are other programs'. */
+  private static final Set<String> PROCESS_LISTERS = Set.of("pgrep", "pidof", "lsof", "fuser", "ps", "pstree", "pgrep.exe");
   private static final Set<String> ARCHIVERS = Set.of("tar", "zip", "7z", "rsync", "scp", "cp");
   /** Wrappers that run the rest of the line as a command; the values are options that take an argument. */
   static final Map<String, Set<String>> WRAPPERS = Map.ofEntries(
@@ -99,6 +112,8 @@ final class BashAnalyzer {
   private final Deque<Path> dirStack = new ArrayDeque<>();
   private final Map<String, String> vars;
   private final Set<Path> downloaded;
+  /** Variables holding the pid of a process the block started ({@code PID=$!}). */
+  private final Set<String> ownPids = new HashSet<>();
   private boolean venvActive;
 
   BashAnalyzer(PathJudge judge, Findings findings, Path cwd, boolean venvActive, int depth) {
@@ -120,12 +135,35 @@ final class BashAnalyzer {
     return new BashAnalyzer(judge, findings, cwd, venvActive, depth + 1, new HashMap<>(vars), downloaded);
   }
 
+  @Override
+  public Place place(String path) {
+    Resolved r = resolve(ShellLexer.word(path));
+    return r.target() == null ? Place.UNKNOWN : judge.place(r.target().path());
+  }
+
+  @Override
+  public void flag(Flag flag) {
+    findings.add(flag);
+  }
+
+  /** Code another machine or a container runs: its paths are not this block's, so its folder is unknown. */
+  @Override
+  public void runShell(String code) {
+    new BashAnalyzer(judge, findings, null, false, depth + 1).analyze(code);
+  }
+
+  @Override
+  public BlockFacts facts() {
+    return findings.facts();
+  }
+
   void analyze(String code) {
     if (depth > Findings.MAX_DEPTH) {
       findings.add(Flag.high("nesting-too-deep", "nests shells too deeply to check"));
       return;
     }
     forkBombs(code);
+    functions(code);
     List<Command> commands = ShellLexer.parse(code);
     List<Invocation> invocations = new ArrayList<>(commands.size());
     for (int k = 0; k < commands.size(); k++) {
@@ -161,6 +199,61 @@ final class BashAnalyzer {
       while (f.find()) {
         checkForkBomb(masked, f.group(1), f.end());
       }
+    }
+  }
+
+  /** {@code name() { ... }} and {@code function name { ... }}: remembered, so a call runs the body with its arguments. */
+  private void functions(String code) {
+    if (code.indexOf('{') < 0 || !(hasEmptyParentheses(code) || code.contains("function"))) {
+      return;
+    }
+    String masked = ShellLexer.maskQuotesAndComments(code);
+    Matcher m = FUNCTION_BODY.matcher(masked);
+    while (m.find()) {
+      int end = m.start();
+      while (end > 0 && Character.isWhitespace(masked.charAt(end - 1))) {
+        end--;
+      }
+      int start = end;
+      while (start > 0 && isNameChar(masked.charAt(start - 1))) {
+        start--;
+      }
+      if (start < end) {
+        int close = ShellLexer.closing(masked, m.end(), '{', '}');
+        findings.function(masked.substring(start, end), code.substring(m.end(), Math.min(close, code.length())));
+      }
+    }
+    if (masked.contains("function")) {
+      Matcher f = FUNCTION_KEYWORD.matcher(masked);
+      while (f.find()) {
+        int close = ShellLexer.closing(masked, f.end(), '{', '}');
+        findings.function(f.group(1), code.substring(f.end(), Math.min(close, code.length())));
+      }
+    }
+  }
+
+  /** A call of a function the block defined: its body runs with $1, $2, $@ set to the call's arguments. */
+  private void callFunction(String name, String body, List<Word> args) {
+    BashAnalyzer inner = child();
+    List<String> values = new ArrayList<>();
+    for (int k = 0; k < args.size(); k++) {
+      String v = valueOf(args.get(k));
+      if (v == null) {
+        inner.vars.remove(String.valueOf(k + 1));
+      } else {
+        inner.vars.put(String.valueOf(k + 1), v);
+        values.add(v);
+      }
+    }
+    if (values.size() == args.size()) {
+      inner.vars.put("@", String.join(" ", values));
+      inner.vars.put("*", String.join(" ", values));
+    }
+    findings.calling(name, true);
+    try {
+      inner.analyze(body);
+    } finally {
+      findings.calling(name, false);
     }
   }
 
@@ -349,6 +442,7 @@ final class BashAnalyzer {
 
   private void analyzeCommand(Command c, Invocation inv, List<Invocation> all, int index) {
     nestedSubstitutions(c);
+    secretVariables(c);
     if (c.words.size() >= 3 && "for".equals(c.words.get(0).literal()) && "in".equals(c.words.get(2).literal())) {
       loopVariable(c.words.get(1).text(), c.words.subList(3, c.words.size()));
     }
@@ -370,6 +464,13 @@ final class BashAnalyzer {
         if (p.kind() == PartKind.SUBST && runsDownloader(p.text())) {
           findings.add(Flag.high("pipe-to-shell", "runs the output of a download as a command"));
         }
+      }
+      List<Part> parts = inv.nameWord().parts();
+      String value = parts.size() == 1 && !parts.get(0).quoted() && parts.get(0).kind() != PartKind.TEXT
+          ? valueOf(inv.nameWord()) : null;
+      if (value != null && value.indexOf(' ') > 0) {
+        // $CMD unquoted is split into words: the command it holds runs, with the rest of the line as arguments
+        child().analyze(value + " " + joinTexts(inv.args()));
       }
       return;
     }
@@ -395,6 +496,7 @@ final class BashAnalyzer {
       if (r.target() != null && downloaded.contains(r.target().path())) {
         findings.add(Flag.high("run-downloaded", "runs a file downloaded in the same block"));
       }
+      runWritten(r.target(), null);
     }
     if (name.startsWith("mkfs")) {
       findings.add(Flag.high("disk-format", "formats a disk (" + name + ")"));
@@ -416,6 +518,14 @@ final class BashAnalyzer {
       otherInterpreter(inv, all, index);
       return;
     }
+    if (ToolRules.judges(name)) {
+      ToolRules.judge(new ToolCall(name, expanded(args), inv.sudo(), stdin(c)), this);
+    }
+    String body = findings.functionBody(name);
+    if (body != null) {
+      callFunction(name, body, args);
+    }
+    observe(name, inv, args);
     switch (name) {
       case "rm" -> rm(inv, all, index);
       case "unlink" -> args.forEach(a -> delete(a));
@@ -435,14 +545,13 @@ final class BashAnalyzer {
       case "shred" -> shred(args, texts);
       case "chmod", "chown", "chgrp" -> permissions(name, args, texts);
       case "git" -> git(texts);
-      case "kill" -> kill(texts);
+      case "kill" -> kill(inv, texts);
       case "killall", "killall5" -> {
         // signal 0 only checks that the processes exist; -l lists signal names
         if (!(texts.contains("-0") || texts.contains("-l") || texts.contains("--list") || texts.contains("--help"))) {
           findings.add(Flag.high("killall", "kills processes by name (" + name + ")"));
         }
       }
-      case "pkill" -> pkill(texts);
       case "shutdown" -> {
         if (!(texts.contains("-c") || texts.contains("--help"))) {
           findings.add(Flag.high("shutdown", "shuts down or reboots the machine (shutdown)"));
@@ -499,11 +608,15 @@ final class BashAnalyzer {
       case "tee" -> {
         boolean append = texts.stream().anyMatch(t -> t.equals("-a") || t.equals("--append"));
         for (Word w : operands(args, Set.of())) {
-          write(w, append);
+          Target target = write(w, append);
+          if (target != null && !append && !c.heredocs.isEmpty()) {
+            findings.wroteFile(target.path(), c.heredocs.get(0));
+          }
         }
       }
       case "truncate" -> operands(args, Set.of("-s", "-r", "--size", "--reference")).forEach(w -> write(w, false));
       case "sed" -> sed(args, texts);
+      case "make", "gmake" -> make(args, texts);
       case "curl" -> curl(args, texts);
       case "wget" -> wget(args, texts);
       case "scp", "rsync" -> {
@@ -515,7 +628,12 @@ final class BashAnalyzer {
       }
       case "eval" -> {
         if (!args.isEmpty()) {
-          child().analyze(joinTexts(args));
+          child().analyze(String.join(" ", expanded(args)));
+          for (Word a : args) {
+            if (a.literal() == null && valueOf(a) == null) {
+              findings.facts().computedCode("eval " + abbreviate(a.text()));
+            }
+          }
         }
       }
       case "trap" -> {
@@ -559,8 +677,15 @@ final class BashAnalyzer {
         }
       }
       case "brew" -> {
-        if (!texts.isEmpty() && Set.of("install", "uninstall", "reinstall", "upgrade", "remove", "rm", "tap").contains(texts.get(0))) {
-          findings.add(Flag.medium("brew-install", "changes Homebrew packages for the whole machine (brew " + texts.get(0) + ")"));
+        String verb = texts.isEmpty() ? "" : texts.get(0);
+        if (texts.contains("--dry-run") || texts.contains("-n")) {
+          break;
+        }
+        if (Set.of("uninstall", "remove", "rm", "upgrade", "reinstall", "cleanup", "autoremove", "unlink").contains(verb)) {
+          // other programs of the machine may depend on what is removed or replaced
+          findings.add(Flag.high("brew-remove", "removes or replaces Homebrew packages of the whole machine (brew " + verb + ")"));
+        } else if (Set.of("install", "tap").contains(verb)) {
+          findings.add(Flag.medium("brew-install", "changes Homebrew packages for the whole machine (brew " + verb + ")"));
         }
       }
       case "cargo" -> {
@@ -605,6 +730,10 @@ final class BashAnalyzer {
         if (target != null && judge.isShellRc(target.path())) {
           contentOfRcWrite(inv, c);
         }
+        String content = target == null || r.appends() ? null : contentWritten(inv, c);
+        if (content != null) {
+          findings.wroteFile(target.path(), content);
+        }
       } else if (r.reads()) {
         Resolved res = resolve(r.target());
         if (res.target() != null) {
@@ -615,6 +744,18 @@ final class BashAnalyzer {
         }
       }
     }
+  }
+
+  /** What {@code cat <<EOF > f} or {@code echo ... > f} puts in the file, when the block spells it out. */
+  private String contentWritten(Invocation inv, Command c) {
+    String name = inv.name();
+    if ((name.equals("cat") || name.equals("tee")) && !c.heredocs.isEmpty()) {
+      return c.heredocs.get(0);
+    }
+    if (name.equals("echo") || name.equals("printf")) {
+      return echoed(inv);
+    }
+    return null;
   }
 
   /** What is written into a shell rc file runs in every later shell, so it is analysed as code too. */
@@ -645,6 +786,12 @@ final class BashAnalyzer {
       return;
     }
     Word value = suffix(w, eq + 1);
+    if (value != null && value.parts().size() == 1 && value.parts().get(0).kind() == PartKind.VAR
+        && value.parts().get(0).text().equals("!")) {
+      ownPids.add(name);
+    } else {
+      ownPids.remove(name);
+    }
     String v = value == null ? "" : valueOf(value);
     if (name.equals("HISTFILE") && (v == null || v.isEmpty() || v.equals("/dev/null"))
         || (name.equals("HISTSIZE") || name.equals("HISTFILESIZE")) && "0".equals(v)) {
@@ -711,7 +858,7 @@ final class BashAnalyzer {
       switch (p.kind()) {
         case TEXT -> sb.append(k == 0 ? expandTilde(p) : p.text());
         case VAR -> {
-          String v = variable(p.text());
+          String v = variable(p);
           if (v == null) {
             return null;
           }
@@ -741,6 +888,15 @@ final class BashAnalyzer {
     return t;
   }
 
+  /** A variable's value, or its default ({@code ${OUT_DIR:-$HOME}}) when the block does not set it. */
+  private String variable(Part p) {
+    String v = variable(p.text());
+    if (v == null && p.fallback() != null && p.fallback().length() < 500) {
+      v = valueOf(ShellLexer.word(p.fallback()));
+    }
+    return v;
+  }
+
   private String variable(String name) {
     if (vars.containsKey(name)) {
       return vars.get(name);
@@ -762,23 +918,7 @@ final class BashAnalyzer {
     if (c.equals("pwd")) {
       return cwd == null ? null : cwd.toString();
     }
-    if (c.startsWith("echo ")) {
-      // `echo /` is a roundabout way of writing "/"
-      List<Command> cmds = ShellLexer.parse(c);
-      if (cmds.size() == 1 && cmds.get(0).redirects.isEmpty()) {
-        List<Word> args = cmds.get(0).words.subList(1, cmds.get(0).words.size());
-        StringBuilder sb = new StringBuilder();
-        for (Word w : args) {
-          String v = valueOf(w);
-          if (v == null) {
-            return null;
-          }
-          sb.append(sb.length() == 0 ? "" : " ").append(v);
-        }
-        return sb.toString();
-      }
-    }
-    return null;
+    return ShellValues.evaluate(c, this::valueOf, cwd, judge.context().home());
   }
 
   private static boolean isMktemp(String code) {
@@ -804,7 +944,7 @@ final class BashAnalyzer {
           ifEmpty.append(t);
         }
         case VAR, SUBST -> {
-          String v = p.kind() == PartKind.VAR ? variable(p.text()) : substitution(p.text());
+          String v = p.kind() == PartKind.VAR ? variable(p) : substitution(p.text());
           if (v != null) {
             known.append(v);
             ifEmpty.append(v);
@@ -879,6 +1019,31 @@ final class BashAnalyzer {
     }
   }
 
+  /** A file another language downloads ({@code download.file}, {@code urlretrieve}): running it later is HIGH. */
+  void downloaded(Word w) {
+    Target t = target(w);
+    if (t != null) {
+      downloaded.add(t.path());
+    }
+  }
+
+  /** The block's current folder as far as it is known, or null. */
+  Path cwd() {
+    return cwd;
+  }
+
+  /** Where a path another language built lies. */
+  Place place(Word w) {
+    Resolved r = resolve(w);
+    return r.target() == null ? Place.UNKNOWN : judge.place(r.target().path());
+  }
+
+  /** What the block wrote to a file earlier (a heredoc, an echo, a write_text), or null. */
+  String writtenContent(Word w) {
+    Resolved r = resolve(w);
+    return r.target() == null ? null : findings.writtenContent(r.target().path());
+  }
+
   /** {@code os.chdir}: later relative paths resolve against the new directory. */
   void chdir(Word w) {
     cd("cd", List.of(w));
@@ -904,9 +1069,14 @@ final class BashAnalyzer {
   }
 
   void permissions(Word w, String tool) {
+    permissions(w, tool, null);
+  }
+
+  /** chmod from another language, with the mode it sets when known ("666", "o+w"). */
+  void permissions(Word w, String tool, String mode) {
     Target t = target(w);
     if (t != null) {
-      findings.add(judge.permissions(t, false, tool));
+      findings.add(judge.permissions(t, false, tool, mode));
     }
   }
 
@@ -1044,8 +1214,8 @@ final class BashAnalyzer {
         paths.add(a);
       }
     }
-    if (paths.isEmpty() && inv.viaXargs() && recursive) {
-      xargsDelete(inv, all, index);
+    if (paths.isEmpty() && inv.viaXargs()) {
+      xargsDelete(inv, all, index, recursive);
     }
     for (Word p : paths) {
       if (recursive) {
@@ -1057,7 +1227,7 @@ final class BashAnalyzer {
   }
 
   /** {@code ... | xargs rm -rf}: as dangerous as the listing that feeds it. */
-  private void xargsDelete(Invocation inv, List<Invocation> all, int index) {
+  private void xargsDelete(Invocation inv, List<Invocation> all, int index, boolean recursive) {
     int pipeline = inv.command().pipeline;
     for (int k = index - 1; k >= 0 && all.get(k).command().pipeline == pipeline; k--) {
       Invocation feeder = all.get(k);
@@ -1075,15 +1245,17 @@ final class BashAnalyzer {
           Kind kind = judge.kind(t.path());
           boolean contained = kind == Kind.INSIDE_WORKDIR || kind == Kind.CREATED || (kind == Kind.WORKDIR && narrowing);
           if (!contained) {
-            findings.add(Flag.high("rm-recursive-pipe",
-                "recursive delete of what " + feeder.name() + " lists in " + judge.display(t)));
+            findings.add(Flag.high(recursive ? "rm-recursive-pipe" : "rm-pipe",
+                (recursive ? "recursive delete of what " : "deletes what ") + feeder.name() + " lists in " + judge.display(t)));
             return;
           }
         }
         return;
       }
     }
-    findings.add(Flag.medium("rm-recursive-pipe", "recursive delete of paths read from a pipe"));
+    if (recursive) {
+      findings.add(Flag.medium("rm-recursive-pipe", "recursive delete of paths read from a pipe"));
+    }
   }
 
   private static List<Word> findStarts(List<Word> args) {
@@ -1212,10 +1384,11 @@ final class BashAnalyzer {
       findings.add(Flag.high("chmod-recursive-world-writable",
           "makes files world-writable recursively (chmod -R " + ops.get(0).text() + ")"));
     }
+    String mode = tool.equals("chmod") && !reference ? valueOf(ops.get(0)) : null;
     for (Word w : paths) {
       Target t = target(w);
       if (t != null) {
-        findings.add(judge.permissions(t, recursive, tool));
+        findings.add(judge.permissions(t, recursive, tool, mode));
       }
     }
   }
@@ -1251,20 +1424,13 @@ final class BashAnalyzer {
     }
     String sub = texts.get(k);
     List<String> rest = texts.subList(k + 1, texts.size());
+    int dashC = texts.indexOf("-C");
+    Path repo = dashC >= 0 && dashC + 1 < texts.size() ? pathOf(texts.get(dashC + 1)) : cwd;
+    if (repo != null && judge.kind(repo) == Kind.CREATED) {
+      // a repository the block made in a temporary folder: its working tree is the block's own
+      return;
+    }
     switch (sub) {
-      case "push" -> {
-        for (String t : rest) {
-          boolean shortForce = t.startsWith("-") && !t.startsWith("--") && t.indexOf('f') >= 0;
-          if (t.equals("--force") || t.startsWith("--force-with-lease") || t.equals("--force-if-includes")
-              || shortForce || (t.startsWith("+") && t.length() > 1) || t.equals("--mirror")) {
-            findings.add(Flag.high("git-force-push", "force-pushes, which can overwrite remote history (git push " + t + ")"));
-            return;
-          }
-          if (t.equals("--delete") || t.equals("-d") || (t.startsWith(":") && t.length() > 1)) {
-            findings.add(Flag.medium("git-push-delete", "deletes a remote branch or tag"));
-          }
-        }
-      }
       case "reset" -> {
         if (rest.contains("--hard")) {
           findings.add(Flag.high("git-reset-hard", "discards uncommitted changes (git reset --hard)"));
@@ -1314,7 +1480,13 @@ final class BashAnalyzer {
     }
   }
 
-  private void kill(List<String> texts) {
+  /** The folder a path names, resolved in the block, or null. */
+  private Path pathOf(String text) {
+    Target t = resolve(ShellLexer.word(text)).target();
+    return t == null || t.glob() != null ? null : t.path();
+  }
+
+  private void kill(Invocation inv, List<String> texts) {
     List<String> pids = new ArrayList<>();
     boolean signalSeen = false;
     for (int k = 0; k < texts.size(); k++) {
@@ -1339,13 +1511,90 @@ final class BashAnalyzer {
     } else if (pids.contains("1")) {
       findings.add(Flag.high("kill-all", "signals init, process 1"));
     }
+    if (inv.viaXargs() && pids.isEmpty()) {
+      findings.facts().foreignSignal("xargs kill");
+    }
+    for (String pid : pids) {
+      boolean literal = !pid.isEmpty() && pid.chars().allMatch(Character::isDigit);
+      boolean own = pid.equals("$!") || pid.startsWith("%") || (pid.startsWith("$") && ownPids.contains(pid.substring(1)));
+      if (!literal && !own && !pid.startsWith("-")) {
+        findings.facts().foreignSignal("kill " + pid);
+      }
+    }
   }
 
-  private void pkill(List<String> texts) {
-    boolean byUser = texts.stream().anyMatch(t -> t.equals("-u") || t.equals("-U") || t.startsWith("--euid")
-        || t.startsWith("--uid") || (t.startsWith("-u") && t.length() > 2));
-    findings.add(byUser ? Flag.high("pkill-user", "kills every process of a user (pkill -u)")
-        : Flag.medium("pkill", "kills processes by pattern (pkill)"));
+  /** Facts only a combination makes dangerous: DNS names built at run time, raw sockets, process lists. */
+  private void observe(String name, Invocation inv, List<Word> args) {
+    if (RESOLVERS.contains(name)) {
+      for (Word w : args) {
+        if (w.literal() == null && !w.text().startsWith("-") && !w.text().startsWith("+")) {
+          findings.facts().dynamicDns(name + " " + abbreviate(w.text()));
+        }
+      }
+    } else if (RAW_SOCKETS.contains(name)) {
+      findings.facts().rawSocket(name);
+    } else if (PROCESS_LISTERS.contains(name) && !(name.equals("fuser") && inv.argTexts().stream().anyMatch(t -> t.startsWith("-") && t.contains("k")))) {
+      findings.facts().processList(name);
+    } else if (name.equals("curl") || name.equals("wget")) {
+      for (Word w : args) {
+        String t = w.text();
+        if ((t.startsWith("http://") || t.startsWith("https://")) && w.literal() == null) {
+          String hostPart = t.substring(t.indexOf("//") + 2);
+          int slash = hostPart.indexOf('/');
+          if ((slash < 0 ? hostPart : hostPart.substring(0, slash)).contains("$")) {
+            findings.facts().dynamicDns(name + " " + abbreviate(t));
+          }
+        }
+      }
+    }
+  }
+
+  /** {@code $GITHUB_TOKEN}: a secret the environment holds, noted for the combinations that send it out. */
+  private void secretVariables(Command c) {
+    for (Word w : c.words) {
+      secretVariables(w);
+    }
+    for (Redirect r : c.redirects) {
+      secretVariables(r.target());
+    }
+  }
+
+  private void secretVariables(Word w) {
+    for (Part p : w.parts()) {
+      if (p.kind() == PartKind.VAR && !vars.containsKey(p.text()) && SecretNames.isSecret(p.text())) {
+        findings.facts().secretVariable(p.text());
+      }
+    }
+  }
+
+  /** The arguments as the rule families see them: values where the block knows them, else as written. */
+  private List<String> expanded(List<Word> args) {
+    List<String> out = new ArrayList<>(args.size());
+    for (Word w : args) {
+      String v = w.literal() != null ? null : valueOf(w);
+      out.add(w.literal() != null ? expandTilde(w) : v != null ? v : w.text());
+    }
+    return out;
+  }
+
+  private String expandTilde(Word w) {
+    Part first = w.parts().get(0);
+    return w.parts().size() == 1 && first.kind() == PartKind.TEXT ? expandTilde(first) : w.literal();
+  }
+
+  /** What the command reads on standard input when the block spells it out: heredocs and here-strings. */
+  private String stdin(Command c) {
+    StringBuilder sb = new StringBuilder();
+    for (String h : c.heredocs) {
+      sb.append(h);
+    }
+    for (Redirect r : c.redirects) {
+      if (r.op().equals("<<<")) {
+        String v = valueOf(r.target());
+        sb.append(v == null ? r.target().text() : v).append('\n');
+      }
+    }
+    return sb.toString();
   }
 
   private void systemctl(List<String> texts) {
@@ -1370,11 +1619,6 @@ final class BashAnalyzer {
         findings.add(Flag.high("crontab-remove", "removes every cron job (crontab -r)"));
         return;
       }
-    }
-    boolean listOrEdit = texts.stream().anyMatch(t -> t.equals("-l") || t.equals("-e"));
-    boolean replaces = texts.stream().anyMatch(t -> t.equals("-") || !t.startsWith("-"));
-    if (!listOrEdit && replaces) {
-      findings.add(Flag.medium("crontab-replace", "replaces the user's crontab"));
     }
   }
 
@@ -1575,6 +1819,7 @@ final class BashAnalyzer {
     if (target != null && downloaded.contains(target.path())) {
       findings.add(Flag.high("run-downloaded", "runs a script downloaded in the same block"));
     }
+    runWritten(target, "bash");
   }
 
   // ---------------------------------------------------------------- interpreters
@@ -1660,6 +1905,56 @@ final class BashAnalyzer {
     if (t != null && downloaded.contains(t.path())) {
       findings.add(Flag.high("run-downloaded", "runs a script downloaded in the same block"));
     }
+    runWritten(t, inv.name());
+  }
+
+  /** A file the block wrote earlier and now runs: its content is analysed as the program it is. */
+  private void runWritten(Target t, String interpreter) {
+    if (t == null || t.glob() != null) {
+      return;
+    }
+    String content = findings.writtenContent(t.path());
+    if (content == null) {
+      return;
+    }
+    String language = interpreter != null ? interpreter : shebang(content);
+    DangerAnalyzer.analyzeNested(language, content, judge, findings, depth + 1, cwd, venvActive);
+  }
+
+  /** "python3" for {@code #!/usr/bin/env python3}; "bash" when there is no shebang. */
+  private static String shebang(String content) {
+    if (!content.startsWith("#!")) {
+      return "bash";
+    }
+    int eol = content.indexOf('\n');
+    String line = (eol < 0 ? content : content.substring(0, eol)).substring(2).strip();
+    String[] words = line.split("\\s+");
+    String prog = basename(words[0]);
+    return prog.equals("env") && words.length > 1 ? words[words.length - 1] : prog;
+  }
+
+  /** make -f FILE, or make with a Makefile the block wrote: every recipe line is shell code that runs. */
+  private void make(List<Word> args, List<String> texts) {
+    List<String> names = new ArrayList<>();
+    for (int k = 0; k < texts.size(); k++) {
+      String t = texts.get(k);
+      if ((t.equals("-f") || t.equals("--file") || t.equals("--makefile")) && k + 1 < texts.size()) {
+        names.add(texts.get(k + 1));
+      } else if (t.startsWith("--file=") || t.startsWith("--makefile=")) {
+        names.add(t.substring(t.indexOf('=') + 1));
+      }
+    }
+    if (names.isEmpty()) {
+      names = List.of("GNUmakefile", "makefile", "Makefile");
+    }
+    for (String n : names) {
+      Target t = resolve(ShellLexer.word(n)).target();
+      String content = t == null ? null : findings.writtenContent(t.path());
+      if (content != null) {
+        child().analyze(Makefiles.recipes(content));
+        return;
+      }
+    }
   }
 
   private void shell(Invocation inv, List<Invocation> all, int index) {
@@ -1668,7 +1963,9 @@ final class BashAnalyzer {
       String t = args.get(k).text();
       if (t.startsWith("-") && !t.startsWith("--") && t.indexOf('c') > 0) {
         if (k + 1 < args.size()) {
-          child().analyze(args.get(k + 1).text());
+          // sh -c "$CMD", sh -c "$(printf 'rm -rf %s' ~)": the command is the value, when the block knows it
+          String v = args.get(k + 1).literal() == null ? valueOf(args.get(k + 1)) : null;
+          child().analyze(v != null ? v : args.get(k + 1).text());
         }
         return;
       }
@@ -1733,7 +2030,7 @@ final class BashAnalyzer {
     for (int k = 0; k < args.size(); k++) {
       String t = args.get(k).text();
       if ((t.equals("-e") || t.equals("-E") || t.equals("--eval") || t.equals("-r") || t.equals("-c")) && k + 1 < args.size()) {
-        DangerAnalyzer.analyzeOther(args.get(k + 1).text(), judge, findings, depth + 1, cwd, venvActive);
+        DangerAnalyzer.analyzeNested(inv.name(), args.get(k + 1).text(), judge, findings, depth + 1, cwd, venvActive);
         return;
       }
       if (!t.startsWith("-")) {
@@ -1742,6 +2039,10 @@ final class BashAnalyzer {
       }
     }
     pipedFromDownload(inv, all, index);
+    for (String body : inv.command().heredocs) {
+      // node <<'EOF' ... EOF, ruby - <<EOF: the program comes on standard input
+      DangerAnalyzer.analyzeNested(inv.name(), body, judge, findings, depth + 1, cwd, venvActive);
+    }
   }
 
   // ---------------------------------------------------------------- installs
@@ -1826,13 +2127,14 @@ final class BashAnalyzer {
     String sub = texts.stream().filter(t -> !t.startsWith("-")).findFirst().orElse("");
     if ((sub.equals("install") || sub.equals("uninstall") || sub.equals("update"))
         && !texts.contains("--user-install") && !texts.contains("-i") && !texts.contains("--install-dir")) {
-      findings.add(Flag.medium("gem-install", "installs Ruby gems for the whole system (gem " + sub + ")"));
+      // like pip outside a virtual environment: the gems land in the interpreter's shared gem folder
+      findings.add(Flag.high("gem-install", "installs Ruby gems for the whole system (gem " + sub + ")"));
     }
   }
 
   private void systemPackages(String name, List<String> texts) {
     String sub = texts.stream().filter(t -> !t.startsWith("-")).findFirst().orElse("");
-    if (!SYSTEM_PACKAGE_VERBS.contains(sub)) {
+    if (!SYSTEM_PACKAGE_VERBS.contains(sub) || simulates(texts)) {
       return;
     }
     if (name.equals("flatpak") && texts.contains("--user")) {
@@ -1840,6 +2142,18 @@ final class BashAnalyzer {
       return;
     }
     findings.add(Flag.high("system-package", "changes system packages (" + name + " " + sub + ") and needs root"));
+  }
+
+  /** apt-get -s, dnf --assumeno, zypper --dry-run...: the package manager only shows what it would do. */
+  private static boolean simulates(List<String> texts) {
+    for (String t : texts) {
+      if (t.equals("-s") || t.equals("--simulate") || t.equals("--dry-run") || t.equals("--just-print")
+          || t.equals("--no-act") || t.equals("--recon") || t.equals("--assumeno") || t.equals("--print-uris")
+          || t.equals("--download-only")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void pacman(String name, List<String> texts) {

@@ -3,6 +3,7 @@ package io.interpreter4j.core.safety;
 import io.interpreter4j.core.intercept.Languages;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Rates how dangerous a code block is before it runs, so auto-run ({@code -y}) can run harmless code unattended
@@ -32,6 +33,8 @@ public final class DangerAnalyzer {
       switch (lang) {
         case Languages.BASH -> new BashAnalyzer(judge, findings, ctx.workdir(), ctx.venvActive(), 0).analyze(code);
         case Languages.PYTHON -> new PythonAnalyzer(judge, findings, 0, ctx.workdir(), ctx.venvActive()).analyze(code);
+        case Languages.JAVASCRIPT, Languages.RUBY, Languages.R ->
+            new ScriptAnalyzer(dialect(lang), judge, findings, 0, ctx.workdir(), ctx.venvActive()).analyze(code);
         default -> analyzeOther(code, judge, findings, 0, ctx.workdir(), ctx.venvActive());
       }
     } catch (RuntimeException | StackOverflowError e) {
@@ -39,6 +42,50 @@ public final class DangerAnalyzer {
       findings.add(Flag.high("analysis-failed", "could not be analysed (" + e.getClass().getSimpleName() + ")"));
     }
     return findings.toRisk();
+  }
+
+  /**
+   * Code the block runs indirectly (a script it wrote, then ran with {@code interpreter}): analysed in the language
+   * the interpreter speaks ("python3", "bash", "node", "Rscript"...).
+   */
+  static void analyzeNested(String interpreter, String code, PathJudge judge, Findings findings, int depth, Path cwd,
+                            boolean venv) {
+    String lang = languageOf(interpreter);
+    switch (lang) {
+      case Languages.BASH -> new BashAnalyzer(judge, findings, cwd, venv, depth).analyze(code);
+      case Languages.PYTHON -> new PythonAnalyzer(judge, findings, depth, cwd, venv).analyze(code);
+      case Languages.JAVASCRIPT, Languages.RUBY, Languages.R ->
+          new ScriptAnalyzer(dialect(lang), judge, findings, depth, cwd, venv).analyze(code);
+      default -> analyzeOther(code, judge, findings, depth, cwd, venv);
+    }
+  }
+
+  private static ScriptLexer.Dialect dialect(String lang) {
+    return switch (lang) {
+      case Languages.RUBY -> ScriptLexer.Dialect.RUBY;
+      case Languages.R -> ScriptLexer.Dialect.R;
+      default -> ScriptLexer.Dialect.JAVASCRIPT;
+    };
+  }
+
+  /** The language of an interpreter's program name: python3.12 is python, sh and zsh are bash, node is javascript. */
+  static String languageOf(String interpreter) {
+    String name = interpreter == null ? "" : interpreter.strip();
+    int slash = name.lastIndexOf('/');
+    name = slash >= 0 ? name.substring(slash + 1) : name;
+    if (name.startsWith("python") || name.equals("py") || name.startsWith("pypy")) {
+      return Languages.PYTHON;
+    }
+    if (Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox", "source", ".").contains(name)) {
+      return Languages.BASH;
+    }
+    if (name.equals("Rscript") || name.equals("R")) {
+      return Languages.R;
+    }
+    if (name.equals("deno") || name.equals("bun")) {
+      return Languages.JAVASCRIPT;
+    }
+    return Languages.normalize(name, Languages.BASH);
   }
 
   /** Languages without an analyzer: the string literals of code that shells out are analysed as bash commands. */

@@ -1,8 +1,12 @@
 package io.interpreter4j.core.safety;
 
+import io.interpreter4j.core.safety.rules.BlockFacts;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -18,6 +22,49 @@ final class Findings {
   private final Set<String> secretsRead = new LinkedHashSet<>();
   private boolean environmentRead;
   private boolean network;
+  private final BlockFacts facts = new BlockFacts();
+  private final Map<Path, String> writtenFiles = new HashMap<>();
+
+  /** Facts about the whole block that the rule families and language analyzers gather. */
+  BlockFacts facts() {
+    return facts;
+  }
+
+  /** A file the block writes with content it spells out (a heredoc, an echo): running it later runs that content. */
+  void wroteFile(Path path, String content) {
+    if (writtenFiles.size() < 64 && content.length() < 100_000) {
+      writtenFiles.put(path, content);
+    }
+  }
+
+  private final Map<String, String> functions = new HashMap<>();
+  private final Set<String> calling = new java.util.HashSet<>();
+
+  /** A shell function the block defines: calling it runs its body with the call's arguments. */
+  void function(String name, String body) {
+    if (functions.size() < 256) {
+      functions.put(name, body);
+    }
+  }
+
+  /** The body of a function the block defines and is not already expanding, or null. */
+  String functionBody(String name) {
+    return calling.contains(name) ? null : functions.get(name);
+  }
+
+  /** Marks a function as being expanded (true) or done (false), so recursion is followed once. */
+  void calling(String name, boolean active) {
+    if (active) {
+      calling.add(name);
+    } else {
+      calling.remove(name);
+    }
+  }
+
+  /** The content the block wrote to {@code path}, or null. */
+  String writtenContent(Path path) {
+    return writtenFiles.get(path);
+  }
 
   void add(Flag flag) {
     if (flag != null) {
@@ -40,6 +87,7 @@ final class Findings {
   /** The risk once the block-wide facts are combined: reading a secret is MEDIUM, with the network it is HIGH. */
   Risk toRisk() {
     List<Flag> all = new ArrayList<>(flags);
+    all.addAll(facts.combine(!secretsRead.isEmpty() || environmentRead));
     List<String> secrets = new ArrayList<>(secretsRead);
     if (environmentRead) {
       secrets.add("the environment");

@@ -1,5 +1,7 @@
 package io.interpreter4j.core.safety;
 
+import io.interpreter4j.core.safety.rules.Modes;
+import io.interpreter4j.core.safety.rules.Place;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -59,6 +61,19 @@ final class PathJudge {
       ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".xprofile", ".xinitrc", ".xsession",
       ".config/fish/config.fish");
 
+  /**
+   * Files and folders under home whose content runs later by itself: at login, in every new shell or interpreter,
+   * on a schedule, or when someone connects. Writing there persists code beyond the block.
+   */
+  private static final List<String> HOME_PERSISTENCE = List.of(
+      ".bashrc.d/", ".config/fish/conf.d/", ".config/fish/functions/", ".config/autostart/", ".config/systemd/user/",
+      ".local/share/systemd/user/", ".config/environment.d/", "Library/LaunchAgents/", ".kde/Autostart/",
+      ".config/autostart-scripts/", ".config/plasma-workspace/env/", ".config/lxsession/", ".Rprofile", ".Renviron",
+      ".pythonrc", ".pythonrc.py", ".pythonstartup", ".irbrc", ".pryrc", ".ipython/", ".jupyter/", ".ssh/authorized_keys",
+      ".ssh/authorized_keys2", ".ssh/rc", ".ssh/config", ".gitconfig", ".config/git/config", ".githooks/", ".git-hooks/",
+      ".vimrc", ".config/nvim/", ".emacs", ".emacs.d/init.el", ".tmux.conf", ".gradle/init.d/", ".gradle/init.gradle",
+      ".pam_environment", ".xsessionrc", ".config/upstart/", ".mavenrc");
+
   private static final Set<String> HISTORY = Set.of(
       ".bash_history", ".zsh_history", ".zhistory", ".history", ".sh_history", ".python_history",
       ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".lesshst", "fish_history");
@@ -74,7 +89,20 @@ final class PathJudge {
   private static final Set<String> SYSTEM_SECRETS = Set.of(
       "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd", "/etc/shadow-", "/etc/gshadow-");
 
+  /**
+   * Folders that are never a project, whatever the session's working folder: a session started in {@code /} or
+   * {@code /etc} must not make {@code rm -rf /etc} "inside the working directory".
+   */
+  private static final Set<String> NEVER_PROJECT_ROOTS = Set.of(
+      "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys", "usr", "System");
+  private static final Set<Path> NEVER_PROJECT = Set.of(
+      Path.of("/var"), Path.of("/var/lib"), Path.of("/var/log"), Path.of("/var/cache"), Path.of("/var/spool"),
+      Path.of("/var/run"), Path.of("/run"), Path.of("/opt"), Path.of("/srv"), Path.of("/root"), Path.of("/home"),
+      Path.of("/Users"), Path.of("/Library"), Path.of("/Applications"), Path.of("/private"), Path.of("/private/etc"),
+      Path.of("/private/var"), Path.of("/mnt"), Path.of("/media"), Path.of("/snap"));
+
   private final AnalysisContext ctx;
+  private final boolean workdirIsProject;
   private final Path workdir;
   private final Path home;
   private final Set<Path> created;
@@ -84,6 +112,16 @@ final class PathJudge {
     this.workdir = ctx.workdir();
     this.home = ctx.home();
     this.created = new HashSet<>(ctx.createdBySession());
+    this.workdirIsProject = isProjectFolder(workdir);
+  }
+
+  /** Whether paths inside {@code dir} may be treated as the user's project (false for /, /etc, /usr/lib...). */
+  static boolean isProjectFolder(Path dir) {
+    if (dir.getNameCount() == 0 || NEVER_PROJECT.contains(dir)) {
+      return false;
+    }
+    return !(dir.isAbsolute() && NEVER_PROJECT_ROOTS.contains(dir.getName(0).toString()))
+        || dir.startsWith("/usr/src") || dir.startsWith("/usr/local/src");
   }
 
   private int temps;
@@ -126,6 +164,9 @@ final class PathJudge {
     if (home.startsWith(p)) {
       return Kind.ABOVE_HOME;
     }
+    if (!workdirIsProject) {
+      return isHomeDot(p) ? Kind.HOME_DOT : isCreated(p) ? Kind.CREATED : isSystem(p) ? Kind.SYSTEM : Kind.OUTSIDE;
+    }
     if (p.equals(workdir)) {
       return Kind.WORKDIR;
     }
@@ -149,6 +190,26 @@ final class PathJudge {
       return Kind.SYSTEM;
     }
     return Kind.OUTSIDE;
+  }
+
+  /** The rule families' view of where a path lies. */
+  Place place(Path p) {
+    if (isDevice(p)) {
+      return Place.DEVICE;
+    }
+    if (p.equals(workdir) && workdirIsProject) {
+      return Place.WORKDIR;
+    }
+    return switch (kind(p)) {
+      case ROOT -> Place.ROOT;
+      case HOME -> Place.HOME;
+      case ABOVE_HOME, ABOVE_WORKDIR -> Place.ABOVE;
+      case WORKDIR -> Place.WORKDIR;
+      case INSIDE_WORKDIR, CREATED -> Place.PROJECT;
+      case HOME_DOT -> Place.HOME_DOT;
+      case SYSTEM -> Place.SYSTEM;
+      case OUTSIDE -> p.startsWith(home) ? Place.HOME_FILES : Place.ELSEWHERE;
+    };
   }
 
   /** Lower is worse: orders candidate values of a loop variable by what deleting them would destroy. */
@@ -194,6 +255,41 @@ final class PathJudge {
   boolean isShellRc(Path p) {
     String rel = homeRelative(p);
     return rel != null && SHELL_RC.contains(rel);
+  }
+
+  /**
+   * What runs a file at {@code p} later by itself ("every new shell", "login", "cron"), or null: shell and
+   * interpreter start-up files, autostart entries, service units, launch agents, cron tables, git hooks, SSH keys.
+   */
+  String persistence(Path p) {
+    String rel = homeRelative(p);
+    if (rel != null) {
+      if (SHELL_RC.contains(rel)) {
+        return "runs in every new shell";
+      }
+      for (String entry : HOME_PERSISTENCE) {
+        if (entry.endsWith("/") ? rel.startsWith(entry) || (rel + "/").equals(entry) : rel.equals(entry)) {
+          return "runs later by itself (" + entry.replaceAll("/$", "") + ")";
+        }
+      }
+      if (rel.startsWith(".local/lib/python") && (rel.endsWith(".pth") || rel.endsWith("sitecustomize.py")
+          || rel.endsWith("usercustomize.py"))) {
+        return "runs in every Python start";
+      }
+    }
+    String s = p.toString();
+    if (s.contains("/.git/hooks/")) {
+      return "runs on git operations (a git hook)";
+    }
+    if (s.startsWith("/etc/cron") || s.startsWith("/var/spool/cron") || s.startsWith("/etc/anacrontab")
+        || s.startsWith("/etc/systemd/") || s.startsWith("/lib/systemd/") || s.startsWith("/usr/lib/systemd/")
+        || s.startsWith("/etc/init.d/") || s.startsWith("/etc/rc.local") || s.startsWith("/etc/profile")
+        || s.startsWith("/etc/bash.bashrc") || s.startsWith("/etc/zsh") || s.equals("/etc/environment")
+        || s.startsWith("/etc/ld.so.preload") || s.startsWith("/Library/LaunchAgents/")
+        || s.startsWith("/Library/LaunchDaemons/") || s.startsWith("/etc/xdg/autostart/")) {
+      return "runs later by itself (" + s + ")";
+    }
+    return null;
   }
 
   boolean isHistory(Path p) {
@@ -293,6 +389,10 @@ final class PathJudge {
   Flag delete(Target t) {
     Kind k = kind(t.path());
     String what = display(t);
+    if (t.glob() != null && t.glob().contains("**") && (k == Kind.ROOT || k == Kind.HOME || k == Kind.ABOVE_HOME
+        || k == Kind.ABOVE_WORKDIR || k == Kind.SYSTEM || k == Kind.HOME_DOT)) {
+      return Flag.high("rm-broad", "deletes files matching " + t.glob() + " everywhere under " + display(t.path()));
+    }
     if (t.glob() != null && t.broadGlob()) {
       return switch (k) {
         case ROOT, HOME, ABOVE_HOME, ABOVE_WORKDIR, SYSTEM -> Flag.high("rm-broad", "deletes every file in " + display(t.path()));
@@ -326,6 +426,10 @@ final class PathJudge {
     }
     if (isHistory(p)) {
       return append ? null : Flag.high("history-wipe", "overwrites shell history " + what);
+    }
+    String later = persistence(p);
+    if (later != null) {
+      return Flag.high("persistence", (append ? "appends to " : "writes ") + what + ", which " + later);
     }
     Kind k = kind(p);
     if (k == Kind.HOME_DOT) {
@@ -376,6 +480,30 @@ final class PathJudge {
       return Flag.high("move-to-device", "moves a file onto " + display(t) + ", destroying it");
     }
     return write(t, false);
+  }
+
+  /**
+   * chmod with its mode: beyond {@link #permissions(Target, boolean, String)}, a mode that lets every user write a
+   * protected place, or lets others read or write keys and credentials, is HIGH even without -R.
+   */
+  Flag permissions(Target t, boolean recursive, String tool, String mode) {
+    Flag base = permissions(t, recursive, tool);
+    if (mode == null || !tool.equals("chmod") || base != null && base.level() == Level.HIGH) {
+      return base;
+    }
+    Kind k = kind(t.path());
+    String what = display(t);
+    boolean protectedPlace = k == Kind.ROOT || k == Kind.HOME || k == Kind.ABOVE_HOME || k == Kind.HOME_DOT
+        || k == Kind.SYSTEM || k == Kind.ABOVE_WORKDIR || k == Kind.WORKDIR && t.glob() == null;
+    if (protectedPlace && Modes.worldWritable(mode)) {
+      return Flag.high("chmod-world-writable", "lets every user write " + what + " (chmod " + mode + ")");
+    }
+    boolean secret = isSsh(t.path()) && (t.glob() != null || secret(t.path()) != null || t.path().endsWith(".ssh"))
+        || secret(t.path()) != null;
+    if (secret && Modes.opensToOthers(mode)) {
+      return Flag.high("chmod-secret", "lets other users read or change " + what + " (chmod " + mode + ")");
+    }
+    return base;
   }
 
   /** chmod, chown, chgrp. */

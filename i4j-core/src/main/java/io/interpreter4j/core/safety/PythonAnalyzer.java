@@ -3,6 +3,9 @@ package io.interpreter4j.core.safety;
 import io.interpreter4j.core.safety.ShellLexer.Part;
 import io.interpreter4j.core.safety.ShellLexer.PartKind;
 import io.interpreter4j.core.safety.ShellLexer.Word;
+import io.interpreter4j.core.safety.rules.Databases;
+import io.interpreter4j.core.safety.rules.RemoteSystems;
+import io.interpreter4j.core.safety.rules.SecretNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,6 +63,33 @@ final class PythonAnalyzer {
       "os", "shutil", "subprocess", "sys", "pathlib", "io", "codecs", "tempfile", "glob", "json", "requests", "socket",
       "urllib", "http", "asyncio", "pty", "distutils", "builtins");
   private static final Set<String> ITERATION_METHODS = Set.of("items", "values", "keys");
+  /** Reading the whole environment through a method of os.environ. */
+  private static final Set<String> ENVIRONMENT_DUMPS = Set.of(
+      "os.environ.items", "os.environ.values", "os.environ.__repr__", "os.environ.__str__");
+  /** Connections to databases and caches: remote when their host is. */
+  private static final Set<String> DATA_CLIENTS = Set.of(
+      "psycopg2.connect", "psycopg.connect", "pymysql.connect", "mysql.connector.connect", "MySQLdb.connect",
+      "pymssql.connect", "cx_Oracle.connect", "oracledb.connect", "redis.Redis", "redis.StrictRedis", "redis.from_url",
+      "redis.Redis.from_url", "pymongo.MongoClient", "motor.motor_asyncio.AsyncIOMotorClient", "sqlalchemy.create_engine",
+      "clickhouse_driver.Client", "clickhouse_connect.get_client", "cassandra.cluster.Cluster",
+      "elasticsearch.Elasticsearch", "asyncpg.connect", "asyncpg.create_pool", "aiomysql.connect", "pika.BlockingConnection",
+      "psycopg2.pool.SimpleConnectionPool", "snowflake.connector.connect");
+  /** Clients of services that are always on another machine. */
+  private static final List<String> CLOUD_CLIENTS = List.of(
+      "boto3.client", "boto3.resource", "boto3.Session", "boto3.session.Session", "github.Github", "gitlab.Gitlab",
+      "google.cloud.", "azure.", "kubernetes.client.", "hvac.Client", "stripe.", "digitalocean.", "openstack.connect",
+      "huggingface_hub.HfApi", "dropbox.Dropbox", "pygithub.Github");
+  private static final List<String> DESTRUCTIVE_METHODS = List.of(
+      "delete", "drop", "flush", "truncate", "purge", "terminate", "remove", "destroy", "empty", "wipe");
+  private static final Set<String> RESOLVERS = Set.of(
+      "socket.gethostbyname", "socket.gethostbyname_ex", "socket.getaddrinfo", "dns.resolver.resolve",
+      "dns.resolver.query", "dns.resolver.Resolver", "socket.gethostbyaddr");
+  private static final Set<String> HTTP_DELETES = Set.of(
+      "requests.delete", "httpx.delete", "requests.request", "httpx.request", "requests.Session.delete");
+  private static final Set<String> DOWNLOADS = Set.of(
+      "urllib.request.urlretrieve", "wget.download", "urllib.urlretrieve");
+  private static final Set<String> PROCESS_LISTS = Set.of(
+      "psutil.process_iter", "psutil.pids", "psutil.Process", "psutil.net_connections");
   private static final int MAX_EVAL_DEPTH = 12;
 
   private final PathJudge judge;
@@ -75,6 +105,8 @@ final class PythonAnalyzer {
   private final Map<String, List<Assignment>> assignments = new HashMap<>();
   private int evalDepth;
   private final List<String> shellCommands = new ArrayList<>();
+  /** Answers of the recursive look-ups through assignments (fetched code, clients, process lists), per token. */
+  private final Map<Long, Boolean> memo = new HashMap<>();
 
   PythonAnalyzer(PathJudge judge, Findings findings, int depth, Path cwd, boolean venvActive) {
     this.shellVenv = venvActive;
@@ -508,15 +540,33 @@ final class PythonAnalyzer {
     boolean network = false;
     for (int k = 0; k < toks.size(); k++) {
       Tok t = toks.get(k);
+      if (t.kind() == T.STRING && !t.fstring()) {
+        String sql = Databases.destructiveStatement(t.text());
+        if (sql != null) {
+          findings.facts().destructiveData(sql);
+        }
+      }
       if (t.kind() == T.NAME && (k == 0 || !toks.get(k - 1).is("."))) {
         String dotted = dotted(k);
         String name = canonical(dotted);
         int after = k + dottedLength(dotted);
         if (!network && isNetwork(name)) {
           network = true;
+          findings.facts().fetched(name);
         }
         if (name.equals("os.environ")) {
           environment(k, after);
+        } else if (ENVIRONMENT_DUMPS.contains(name)) {
+          findings.environmentRead();
+        }
+        if (PROCESS_LISTS.contains(name)) {
+          findings.facts().processList(name);
+        }
+        if (name.startsWith("socket.socket") || name.equals("socket.create_connection")) {
+          findings.facts().rawSocket(name);
+        }
+        if (after < toks.size() && toks.get(after).is("(")) {
+          clients(name, after);
         }
         if (after < toks.size() && toks.get(after).is("(") && isJudgedCall(name)) {
           int close = matching(after);
@@ -545,7 +595,11 @@ final class PythonAnalyzer {
         REMOVE, RECURSIVE_REMOVE, PERMISSIONS, EXEC)) {
       all.addAll(s);
     }
-    all.addAll(List.of("os.kill", "os.killpg", "os.chdir", "os.makedirs", "os.mkdir"));
+    all.addAll(List.of("os.kill", "os.killpg", "os.chdir", "os.makedirs", "os.mkdir", "os.getenv", "os.environ.get",
+        "os.environ.setdefault"));
+    all.addAll(RESOLVERS);
+    all.addAll(HTTP_DELETES);
+    all.addAll(DOWNLOADS);
     return Set.copyOf(all);
   }
 
@@ -571,6 +625,9 @@ final class PythonAnalyzer {
         || next.kind() == T.NEWLINE;
     boolean iterated = next != null && next.is(".") && after + 1 < toks.size()
         && ITERATION_METHODS.contains(toks.get(after + 1).text());
+    if (next != null && next.is("[") && after + 1 < toks.size()) {
+      secretName(new int[] {after + 1, matching(after)});
+    }
     boolean envKeyword = k >= 2 && toks.get(k - 1).is("=") && toks.get(k - 2).is("env");
     if ((passedOn || iterated) && !envKeyword) {
       findings.environmentRead();
@@ -707,11 +764,32 @@ final class PythonAnalyzer {
         shell.move(src.get(), dst.get());
       }
     } else if (PERMISSIONS.contains(name) && !args.isEmpty()) {
-      pathArg(args.get(0)).ifPresent(w -> shell.permissions(w, name.endsWith("chmod") ? "chmod" : "chown"));
+      String mode = name.endsWith("chmod") && args.size() > 1 ? modeText(args.get(1)) : null;
+      pathArg(args.get(0)).ifPresent(w -> shell.permissions(w, name.endsWith("chmod") ? "chmod" : "chown", mode));
     } else if ((name.equals("os.kill") || name.equals("os.killpg")) && !args.isEmpty()) {
       int[] a = args.get(0);
       if (a[1] - a[0] == 2 && toks.get(a[0]).is("-") && toks.get(a[0] + 1).text().equals("1")) {
         findings.add(Flag.high("kill-all", "kills every process you own (os.kill(-1, ...))"));
+      } else if (!ownPid(a[0], a[1])) {
+        findings.facts().foreignSignal(name);
+      }
+    } else if ((name.equals("os.getenv") || name.equals("os.environ.get") || name.equals("os.environ.setdefault"))
+        && !args.isEmpty()) {
+      secretName(args.get(0));
+    } else if (HTTP_DELETES.contains(name) && !args.isEmpty()) {
+      boolean request = name.endsWith(".request");
+      List<Part> method = request ? evalString(args.get(0)[0], args.get(0)[1]) : null;
+      int[] url = request ? (args.size() > 1 ? args.get(1) : kw.get("url")) : args.get(0);
+      if (url != null && (!request || method != null && "DELETE".equalsIgnoreCase(new Word(method, "").literal()))) {
+        List<Part> u = evalString(url[0], url[1]);
+        findings.add(RemoteSystems.httpDelete(u == null ? null : new Word(u, "").literal(), name));
+      }
+    } else if (DOWNLOADS.contains(name) && args.size() > 1) {
+      pathArg(args.get(1)).ifPresent(shell::downloaded);
+    } else if (RESOLVERS.contains(name) && !args.isEmpty()) {
+      List<Part> host = evalString(args.get(0)[0], args.get(0)[1]);
+      if (host == null || new Word(host, "").literal() == null) {
+        findings.facts().dynamicDns(name);
       }
     } else if (name.equals("os.chdir") && !args.isEmpty()) {
       pathArg(args.get(0)).ifPresent(shell::chdir);
@@ -726,16 +804,187 @@ final class PythonAnalyzer {
           return;
         }
       }
-      for (int j = from; j < to; j++) {
-        if (toks.get(j).kind() == T.NAME && (j == from || !toks.get(j - 1).is("."))) {
-          String inner = canonical(dotted(j));
-          if (isNetwork(inner)) {
-            findings.add(Flag.high("run-downloaded", "executes code downloaded from the network (" + name + ")"));
-            return;
-          }
+      if (fetchesFromNetwork(from, to, 0)) {
+        findings.add(Flag.high("run-downloaded", "executes code downloaded from the network (" + name + ")"));
+        return;
+      }
+      if (!args.isEmpty()) {
+        findings.facts().computedCode(name + "(" + exprName(args.get(0)[0], args.get(0)[1]) + ")");
+      }
+    }
+  }
+
+  /** Whether an expression, or a name it was assigned from (transitively), calls the network. */
+  private boolean fetchesFromNetwork(int from, int to, int level) {
+    if (level > MAX_EVAL_DEPTH) {
+      return false;
+    }
+    long key = ((long) from << 32) | (to & 0xffffffffL);
+    Boolean known = memo.get(key);
+    if (known != null) {
+      return known;
+    }
+    memo.put(key, false);
+    boolean result = fetchesUncached(from, to, level);
+    memo.put(key, result);
+    return result;
+  }
+
+  private boolean fetchesUncached(int from, int to, int level) {
+    for (int j = from; j < to && j < toks.size(); j++) {
+      Tok t = toks.get(j);
+      if (t.kind() != T.NAME || j > from && toks.get(j - 1).is(".")) {
+        continue;
+      }
+      if (isNetwork(canonical(dotted(j)))) {
+        return true;
+      }
+      Assignment a = assignmentBefore(t.text(), j);
+      if (a != null && a.at() != j && a.from() < from && fetchesFromNetwork(a.from(), a.to(), level + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The origins a receiver can come from: what the rooted-in look-up asks about. */
+  private enum Origin { CLIENT, PROCESS_LIST, REMOTE_SHELL }
+
+  private boolean isOrigin(String name, Origin origin) {
+    return switch (origin) {
+      case CLIENT -> isCloudClient(name) || DATA_CLIENTS.contains(name);
+      case PROCESS_LIST -> PROCESS_LISTS.contains(name);
+      case REMOTE_SHELL -> name.startsWith("paramiko.") || name.startsWith("fabric.") || name.startsWith("asyncssh.")
+          || name.startsWith("invoke.");
+    };
+  }
+
+  /**
+   * Whether the expression starting at {@code from} comes from {@code origin} (a remote client, a process listing, a
+   * remote shell), directly or through the names it was assigned from.
+   */
+  private boolean rootedIn(int from, Origin origin, int level) {
+    if (from < 0 || from >= toks.size() || level > MAX_EVAL_DEPTH || toks.get(from).kind() != T.NAME) {
+      return false;
+    }
+    long key = -1L - ((long) from * Origin.values().length + origin.ordinal());
+    Boolean known = memo.get(key);
+    if (known != null) {
+      return known;
+    }
+    memo.put(key, false);
+    boolean result = rootedInUncached(from, origin, level);
+    memo.put(key, result);
+    return result;
+  }
+
+  private boolean rootedInUncached(int from, Origin origin, int level) {
+    if (isOrigin(canonical(dotted(from)), origin)) {
+      return true;
+    }
+    Assignment a = assignmentBefore(toks.get(from).text(), from);
+    if (a == null) {
+      return false;
+    }
+    for (int j = a.from(); j < a.to() && j < toks.size(); j++) {
+      if (toks.get(j).kind() == T.NAME && (j == a.from() || !toks.get(j - 1).is(".")) && rootedIn(j, origin, level + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isCloudClient(String name) {
+    for (String c : CLOUD_CLIENTS) {
+      if (c.endsWith(".") ? name.startsWith(c) : name.equals(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A connection to a database or cloud service: a fact when it reaches another machine. */
+  private void clients(String name, int paren) {
+    if (isCloudClient(name)) {
+      findings.facts().remoteData(name);
+      return;
+    }
+    if (!DATA_CLIENTS.contains(name)) {
+      return;
+    }
+    Map<String, int[]> kw = new HashMap<>();
+    List<int[]> args = arguments(paren + 1, matching(paren), kw);
+    String host = null;
+    for (String key : List.of("host", "url", "hostname", "server", "dsn", "conninfo")) {
+      if (kw.containsKey(key)) {
+        host = hostIn(kw.get(key));
+      }
+    }
+    for (int k = 0; host == null && k < args.size(); k++) {
+      host = hostIn(args.get(k));
+    }
+    if (host != null && !Databases.isLocalHost(host)) {
+      findings.facts().remoteData(host);
+    }
+  }
+
+  /** The host a connection argument names: a plain host, a URL, or a libpq string ("host=db port=5432"). */
+  private String hostIn(int[] arg) {
+    List<Part> v = evalString(arg[0], arg[1]);
+    String s = v == null ? null : new Word(v, "").literal();
+    if (s == null) {
+      return null;
+    }
+    if (s.contains("://")) {
+      return Databases.hostOfUrl(s);
+    }
+    int h = s.indexOf("host=");
+    if (h >= 0) {
+      int end = s.indexOf(' ', h);
+      return s.substring(h + 5, end < 0 ? s.length() : end);
+    }
+    return s.contains(" ") || s.contains("/") ? null : s;
+  }
+
+  private void secretName(int[] arg) {
+    List<Part> v = evalString(arg[0], arg[1]);
+    String name = v == null ? null : new Word(v, "").literal();
+    if (name != null && SecretNames.isSecret(name)) {
+      findings.facts().secretVariable(name);
+    }
+  }
+
+  /** A pid the block owns: its own (os.getpid()), or a child it started (proc.pid of a Popen). */
+  private boolean ownPid(int from, int to) {
+    if (to - from == 1 && toks.get(from).kind() == T.NUMBER) {
+      return true;
+    }
+    for (int j = from; j < to; j++) {
+      Tok t = toks.get(j);
+      if (t.kind() != T.NAME) {
+        continue;
+      }
+      String n = canonical(dotted(j));
+      if (n.equals("os.getpid") || n.equals("os.getppid") || n.startsWith("subprocess.Popen")) {
+        return true;
+      }
+      if (j + 2 < to && toks.get(j + 1).is(".") && toks.get(j + 2).is("pid")) {
+        Assignment a = assignmentBefore(t.text(), j);
+        if (a != null && a.from() < a.to() && toks.get(a.from()).kind() == T.NAME
+            && canonical(dotted(a.from())).startsWith("subprocess.")) {
+          return true;
         }
       }
     }
+    return false;
+  }
+
+  /** A mode argument as written: 0o666, 0o777, 438, stat.S_IRWXU | ... (unknown). */
+  private String modeText(int[] a) {
+    if (a[1] - a[0] == 1 && toks.get(a[0]).kind() == T.NUMBER) {
+      return toks.get(a[0]).text();
+    }
+    return null;
   }
 
   private void method(String name, int receiverFrom, int dot, int from, int to) {
@@ -743,6 +992,12 @@ final class PythonAnalyzer {
     if (module != null) {
       call(module + "." + name, receiverFrom, from, to);
       return;
+    }
+    for (String d : DESTRUCTIVE_METHODS) {
+      if (name.startsWith(d) && rootedIn(receiverFrom, Origin.CLIENT, 0)) {
+        findings.facts().destructiveData(name + "()");
+        break;
+      }
     }
     Map<String, int[]> kw = new HashMap<>();
     List<int[]> args = arguments(from, to, kw);
@@ -767,7 +1022,26 @@ final class PythonAnalyzer {
           }
         }
       }
-      case "chmod" -> pathOf(receiverFrom, dot).ifPresent(w -> shell.permissions(w, "chmod"));
+      case "chmod" -> {
+        String mode = args.isEmpty() ? null : modeText(args.get(0));
+        pathOf(receiverFrom, dot).ifPresent(w -> shell.permissions(w, "chmod", mode));
+      }
+      case "exec_command", "run", "sudo" -> {
+        if (!args.isEmpty() && rootedIn(receiverFrom, Origin.REMOTE_SHELL, 0)) {
+          List<Part> cmd = evalString(args.get(0)[0], args.get(0)[1]);
+          if (name.equals("sudo")) {
+            findings.add(Flag.high("sudo", "runs as root with sudo on a remote host"));
+          }
+          if (cmd != null) {
+            shell.runShell(shellSource(cmd));
+          }
+        }
+      }
+      case "kill", "terminate", "send_signal" -> {
+        if (rootedIn(receiverFrom, Origin.PROCESS_LIST, 0)) {
+          findings.facts().foreignSignal(toks.get(receiverFrom).text() + "." + name + "()");
+        }
+      }
       case "mkdir" -> pathOf(receiverFrom, dot).ifPresent(shell::created);
       case "system", "getoutput" -> {
         if (dot - receiverFrom >= 1 && toks.get(receiverFrom).text().equals("get_ipython") && !args.isEmpty()) {
@@ -844,6 +1118,14 @@ final class PythonAnalyzer {
     List<Part> s = splitSource(from, to);
     if (s == null) {
       s = evalString(from, to);
+    }
+    if (s != null && !s.isEmpty() && s.get(0).kind() != PartKind.TEXT) {
+      // the command itself is computed: code fetched earlier in the block, or something nobody has read
+      if (fetchesFromNetwork(from, to, 0)) {
+        findings.add(Flag.high("run-downloaded", "runs a command downloaded from the network"));
+        return;
+      }
+      findings.facts().computedCode("a computed shell command");
     }
     if (s != null) {
       runShell(shellSource(s));
@@ -1281,6 +1563,10 @@ final class PythonAnalyzer {
       List<Part> def = evalString(args.get(1)[0], args.get(1)[1]);
       String dv = def == null ? null : new Word(def, "").literal();
       nonEmptyDefault = dv != null && !dv.isEmpty();
+      if (def != null && !(dv != null && dv.isEmpty())) {
+        // unset, the variable is its default: judge what runs in the usual environment
+        return def;
+      }
     }
     return List.of(unknown(k == null ? "env" : k, !nonEmptyDefault));
   }

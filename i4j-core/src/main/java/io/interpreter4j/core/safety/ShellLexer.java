@@ -19,8 +19,14 @@ final class ShellLexer {
    * @param text       the literal text, the variable name, or the code inside the substitution
    * @param quoted     whether it was inside quotes (globs and tildes only act unquoted)
    * @param mayBeEmpty for variables: whether the expansion can be empty ({@code ${X:?}} cannot)
+   * @param fallback   for variables: the default of {@code ${X:-default}} (source text), used when X is unset; or null
    */
-  record Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty) {}
+  record Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty, String fallback) {
+
+    Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty) {
+      this(kind, text, quoted, mayBeEmpty, null);
+    }
+  }
 
   /** A shell word: its pieces and the source text it came from; its text forms are computed once. */
   static final class Word {
@@ -416,12 +422,25 @@ final class ShellLexer {
     String name = inner.substring(0, end);
     String op = inner.substring(end);
     boolean mayBeEmpty = true;
+    String fallback = null;
     if (op.startsWith(":?") || op.startsWith("?")) {
       mayBeEmpty = false;
     } else if (op.startsWith(":-") || op.startsWith(":=")) {
       mayBeEmpty = op.length() <= 2;
+      fallback = op.substring(2);
+    } else if (op.startsWith("-") || op.startsWith("=")) {
+      fallback = op.substring(1);
     }
-    return new Part(PartKind.VAR, name, quoted, mayBeEmpty);
+    return new Part(PartKind.VAR, name, quoted, mayBeEmpty, fallback);
+  }
+
+  /** The source text of a variable's default ({@code $HOME}, {@code ~/out}, {@code "a b"}) as one word. */
+  static Word word(String source) {
+    List<Command> cmds = parse("w " + source);
+    if (cmds.size() == 1 && cmds.get(0).words.size() == 2 && cmds.get(0).redirects.isEmpty()) {
+      return cmds.get(0).words.get(1);
+    }
+    return new Word(List.of(new Part(PartKind.TEXT, source, true, false)), source);
   }
 
   /** Index of the {@code )} closing a group whose content starts at {@code from}; n when unterminated. */

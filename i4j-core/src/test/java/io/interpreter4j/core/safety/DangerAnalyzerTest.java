@@ -72,7 +72,7 @@ class DangerAnalyzerTest {
     assertEquals("recursive delete of the home directory; runs as root with sudo; "
         + "shuts down or reboots the machine (reboot); "
         + "installs Python packages outside a virtual environment (pip install)", risk.reason());
-    Risk medium = analyzer.analyze("bash", "gem install rails", DangerCases.CONTEXT);
+    Risk medium = analyzer.analyze("bash", "brew install jq", DangerCases.CONTEXT);
     assertEquals(Level.MEDIUM, medium.level());
     assertEquals("", medium.reason(), "only HIGH flags make up the reason");
     assertEquals(Risk.low(), analyzer.analyze("bash", "ls", DangerCases.CONTEXT));
