@@ -1,5 +1,7 @@
 package io.interpreter4j.server;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
@@ -7,6 +9,7 @@ import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.http.ApiErrors;
 import io.interpreter4j.server.http.DashboardRoutes;
 import io.interpreter4j.server.http.EventRoutes;
+import io.interpreter4j.server.http.JsonParsingErrorHandler;
 import io.interpreter4j.server.http.OpsRoutes;
 import io.interpreter4j.server.http.Security;
 import io.interpreter4j.server.http.SessionRoutes;
@@ -14,6 +17,7 @@ import io.interpreter4j.server.hub.SessionFactory;
 import io.interpreter4j.server.hub.SessionHub;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -112,7 +116,10 @@ public final class Server extends AllDirectives {
   }
 
   private static ServerBinding bind(ActorSystem<?> system, ServerConfig config, Route route) {
-    ServerSettings settings = ServerSettings.create(system.classicSystem()).withRemoteAddressAttribute(true);
+    // (ServerSettings.withParsingErrorHandler drops its argument in Pekko HTTP 1.3: set it in the config instead)
+    Config withHandler = ConfigFactory.parseMap(Map.of(JsonParsingErrorHandler.SETTING,
+        JsonParsingErrorHandler.class.getName())).withFallback(system.settings().config());
+    ServerSettings settings = ServerSettings.create(withHandler).withRemoteAddressAttribute(true);
     try {
       return Http.get(system).newServerAt(config.host(), config.port()).withSettings(settings).bind(route)
           .toCompletableFuture().get(BIND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
