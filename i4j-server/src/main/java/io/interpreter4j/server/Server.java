@@ -7,6 +7,7 @@ import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.http.ApiErrors;
+import io.interpreter4j.server.http.ConnectionWatch;
 import io.interpreter4j.server.http.DashboardRoutes;
 import io.interpreter4j.server.http.EventRoutes;
 import io.interpreter4j.server.http.JsonParsingErrorHandler;
@@ -121,7 +122,8 @@ public final class Server extends AllDirectives {
         JsonParsingErrorHandler.class.getName())).withFallback(system.settings().config());
     ServerSettings settings = ServerSettings.create(withHandler).withRemoteAddressAttribute(true);
     try {
-      return Http.get(system).newServerAt(config.host(), config.port()).withSettings(settings).bind(route)
+      return Http.get(system).newServerAt(config.host(), config.port()).withSettings(settings)
+          .bindFlow(ConnectionWatch.around(route.flow(system)))
           .toCompletableFuture().get(BIND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
