@@ -7,6 +7,7 @@ import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.http.ApiErrors;
+import io.interpreter4j.server.http.ApiPaths;
 import io.interpreter4j.server.http.ConnectionWatch;
 import io.interpreter4j.server.http.DashboardRoutes;
 import io.interpreter4j.server.http.EventRoutes;
@@ -56,7 +57,8 @@ public final class Server extends AllDirectives {
    * @param models       a fresh model provider per session, from a model spec ({@code replay:PATH}, ...); throws
    *                     IllegalArgumentException with a helpful message for one it cannot serve
    * @param host         facts about this machine for the system prompt
-   * @throws IllegalArgumentException when binding a non-loopback address without {@code allowRemote}
+   * @throws IllegalArgumentException when binding a non-loopback address without {@code allowRemote}, or when
+   *                                  {@code interpreter4j.server} holds an empty path
    * @throws IllegalStateException    when the address cannot be bound (port in use, ...)
    */
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
@@ -73,6 +75,7 @@ public final class Server extends AllDirectives {
       LOG.warn("the I4J_TOKEN is short ({} characters); a guessable token lets others run code here",
           token.length());
     }
+    ApiPaths paths = ApiPaths.from(system.settings().config(), baseSettings);
     SessionHub hub = new SessionHub(system, config.ringSize(), config.ringBytes());
     Security security = new Security(token, config.host(), config.allowRemote(), config.allowedOrigins(),
         config.maxAuthFailures(), hub.metrics(), Clock.systemUTC());
@@ -80,7 +83,7 @@ public final class Server extends AllDirectives {
     SessionFactory factory = new SessionFactory(system, baseSettings, models, host, hub);
     Route route = new Server().route(security,
         new DashboardRoutes(security),
-        new SessionRoutes(hub, factory, blocking),
+        new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
         new OpsRoutes(hub));
 

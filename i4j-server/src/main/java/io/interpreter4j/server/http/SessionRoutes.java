@@ -50,11 +50,13 @@ public final class SessionRoutes extends AllDirectives {
 
   private final SessionHub hub;
   private final SessionFactory factory;
+  private final ApiPaths paths;
   private final Executor blocking;
 
-  public SessionRoutes(SessionHub hub, SessionFactory factory, Executor blocking) {
+  public SessionRoutes(SessionHub hub, SessionFactory factory, ApiPaths paths, Executor blocking) {
     this.hub = hub;
     this.factory = factory;
+    this.paths = paths;
     this.blocking = blocking;
   }
 
@@ -95,12 +97,20 @@ public final class SessionRoutes extends AllDirectives {
       throw ApiError.badRequest("\"maxIterations\" must be at least 1, not " + maxIterations);
     }
     Path workdir = workdir(Json.optionalText(body, "workdir"));
-    SessionFactory.Request request = new SessionFactory.Request(message, model, autoRun != null && autoRun, workdir,
-        maxIterations);
+    Path replay = replayFile(model);
+    SessionFactory.Request request = new SessionFactory.Request(message,
+        replay == null ? model : ApiPaths.REPLAY + replay, autoRun != null && autoRun, workdir, maxIterations);
     CompletionStage<SessionEntry> created;
     try {
       created = factory.create(request);
     } catch (IllegalArgumentException e) {
+      if (replay != null) {
+        // the reader's message may quote the file (a JSON error shows the token it choked on): say only what it is
+        throw ApiError.badRequest("cannot use model '" + model + "': " + (Files.isRegularFile(replay)
+            ? replay + " is not a replay cassette the server can read (its content is not repeated here; try it "
+                + "with i4j -m replay:PATH)"
+            : "no such file: " + replay));
+      }
       throw ApiError.badRequest("cannot use model '" + (model == null ? factory.baseSettings().model() : model)
           + "': " + e.getMessage());
     }
@@ -116,16 +126,23 @@ public final class SessionRoutes extends AllDirectives {
     if (given == null) {
       return null;
     }
-    Path dir;
     try {
-      dir = factory.baseSettings().workdir().resolve(given).toAbsolutePath().normalize();
-    } catch (InvalidPathException e) {
-      throw ApiError.badRequest("\"workdir\" is not a valid path: " + e.getMessage());
+      return paths.workdir(given);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
     }
-    if (!Files.isDirectory(dir)) {
-      throw ApiError.badRequest("\"workdir\" must be an existing directory: " + dir + " is not one");
+  }
+
+  /** The file of a {@code replay:PATH} model other than the server's own, checked against the replay roots; else null. */
+  private Path replayFile(String model) {
+    if (model == null || !model.startsWith(ApiPaths.REPLAY) || model.equals(factory.baseSettings().model())) {
+      return null;
     }
-    return dir;
+    try {
+      return paths.replayFile(model.substring(ApiPaths.REPLAY.length()));
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest("cannot use model '" + model + "': " + e.getMessage());
+    }
   }
 
   // ---- one session ----
@@ -222,6 +239,10 @@ public final class SessionRoutes extends AllDirectives {
     }
     SessionView.PendingApproval pending = view.pendingApproval();
     boolean announced = pending != null && pending.block() == block;
+    if (!announced && !SessionView.RUNNING.contains(view.status())) {
+      // the turn has ended (interrupted, say): a question the session withdraws a moment later is not answered
+      throw ApiError.conflict("block " + block + " is not waiting for approval (status " + view.status() + ")");
+    }
     HttpApprover.Result result = hub.approver().answer(entry.id(), block, answer, announced);
     switch (result) {
       case ALREADY_ANSWERED -> throw ApiError.conflict("block " + block + " was already answered");
