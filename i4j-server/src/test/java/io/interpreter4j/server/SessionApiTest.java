@@ -353,4 +353,29 @@ class SessionApiTest {
     assertTrue(own.startsWith("replay:" + server.dataDir), own);
     assertEquals(201, server.post("/api/sessions", body("message", "hi", "model", own)).statusCode());
   }
+
+  @Test
+  void aBlocksOutputIsRedactedInItsFileAndWhereverItIsServed() throws Exception {
+    String secret = "sk-proj-" + "Q1w2E3r4T5y6U7i8O9p0".repeat(2);
+    String model = server.cassette("secret-output", "```bash\necho \"the key is " + secret + "\"\n```\n", "Done.");
+    String id = server.createSession(body("message", "print it", "model", model, "autoRun", true));
+    List<SseClient.Frame> frames;
+    try (SseClient events = server.events("/api/sessions/" + id + "/events", null)) {
+      frames = events.until("turn_finished", WAIT);
+    }
+    String shown = frames.stream().filter(f -> f.type().equals("output")).map(f -> f.json().path("text").asText())
+        .collect(Collectors.joining());
+    assertEquals("the key is [REDACTED]\n", shown, "the events");
+    Path file = Path.of(frames.stream().filter(f -> f.type().equals("exec_finished")).findFirst().orElseThrow()
+        .json().path("output_file").asText());
+    assertEquals("the key is [REDACTED]\n", Files.readString(file), "the file on disk");
+    HttpResponse<String> served = server.get("/api/sessions/" + id + "/blocks/1/output");
+    assertEquals(200, served.statusCode());
+    assertEquals("the key is [REDACTED]\n", served.body(), "the endpoint");
+
+    // a file written before redaction reached the disk (or by a process that knew other secrets) is served redacted
+    Files.writeString(file, "an older run printed " + secret + " and \u00e9t\u00e9 (UTF-8)\n");
+    assertEquals("an older run printed [REDACTED] and \u00e9t\u00e9 (UTF-8)\n",
+        server.get("/api/sessions/" + id + "/blocks/1/output").body());
+  }
 }

@@ -2,6 +2,7 @@ package io.interpreter4j.server.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.safety.SecretRedactor;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.server.approval.HttpApprover;
@@ -264,14 +265,9 @@ public final class SessionRoutes extends AllDirectives {
       throw ApiError.notFound("block " + block + " of session '" + entry.id() + "' has no output file (yet)");
     }
     Path path = insideDataDir(entry, file);
-    long size;
-    try {
-      size = Files.size(path);
-    } catch (IOException e) {
-      throw ApiError.notFound("the output file of block " + block + " is gone: " + e.getMessage());
-    }
-    return complete(HttpResponse.create().withEntity(
-        HttpEntities.create(ContentTypes.TEXT_PLAIN_UTF8, size, FileIO.fromPath(path))));
+    // redacted as the events are (a file written before redaction reached the disk, or by another process, too)
+    return complete(HttpResponse.create().withEntity(HttpEntities.createChunked(ContentTypes.TEXT_PLAIN_UTF8,
+        FileIO.fromPath(path).via(RedactedText.flow(SecretRedactor.ofThisProcess())))));
   }
 
   /** The output file if it is a regular file inside the session's data dir (symlinks resolved), else 404. */
