@@ -3,6 +3,8 @@ package io.interpreter4j.server;
 import static io.interpreter4j.server.TestServer.WAIT;
 import static io.interpreter4j.server.TestServer.body;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.typesafe.config.ConfigFactory;
@@ -18,11 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
  * unless interpreter4j.execution.pass-env names them. Maven's surefire puts both into this JVM's environment.
  */
 class InterpreterEnvironmentTest {
-  private static final String BASH_PROBE = "for v in I4J_TOKEN OPENAI_API_KEY HOME PATH; do "
-      + "if [ -n \"${!v+x}\" ]; then echo \"$v=set\"; else echo \"$v=unset\"; fi; done";
+  /** The names of interpreter4j's variables, the OpenAI key, HOME and PATH, as far as the code sees them. */
+  private static final String BASH_PROBE =
+      "env | cut -d= -f1 | grep -E '^(I4J_.*|OPENAI_API_KEY|HOME|PATH)$' | sort";
   private static final String PYTHON_PROBE = "import os\n"
-      + "for v in ('I4J_TOKEN', 'OPENAI_API_KEY', 'HOME', 'PATH'):\n"
-      + "    print(v + ('=set' if v in os.environ else '=unset'))";
+      + "print('\\n'.join(sorted(k for k in os.environ if k.startswith('I4J_') or k in ('OPENAI_API_KEY', 'HOME', "
+      + "'PATH'))))";
 
   @BeforeAll
   static void theServerHasTheSecrets() {
@@ -45,7 +48,7 @@ class InterpreterEnvironmentTest {
   void interpretersGetNeitherTheServersTokenNorTheProviderKeys(@TempDir Path tmp) throws Exception {
     try (TestServer server = new TestServer(tmp)) {
       server.cassette("default", "Nothing to run.");
-      String expected = "I4J_TOKEN=unset\nOPENAI_API_KEY=unset\nHOME=set\nPATH=set\n";
+      String expected = "HOME\nPATH\n";
       assertEquals(expected, outputOf(server, "bash", BASH_PROBE), "bash");
       assertEquals(expected, outputOf(server, "python", PYTHON_PROBE), "python");
     }
@@ -56,7 +59,26 @@ class InterpreterEnvironmentTest {
     try (TestServer server = new TestServer(tmp, c -> c,
         ConfigFactory.parseString("interpreter4j.execution.pass-env = [\"OPENAI_API_KEY\"]"))) {
       server.cassette("default", "Nothing to run.");
-      assertEquals("I4J_TOKEN=unset\nOPENAI_API_KEY=set\nHOME=set\nPATH=set\n", outputOf(server, "bash", BASH_PROBE));
+      assertEquals("HOME\nOPENAI_API_KEY\nPATH\n", outputOf(server, "bash", BASH_PROBE));
+    }
+  }
+
+  @Test
+  void autoRunCodeThatWouldCallTheServersApiIsRefused(@TempDir Path tmp) throws Exception {
+    try (TestServer server = new TestServer(tmp)) {
+      server.cassette("default", "Nothing to run.");
+      String code = "curl -s -H \"Authorization: Bearer $I4J_TOKEN\" " + server.base() + "/api/summary";
+      String model = server.cassette("approve-itself", "```bash\n" + code + "\n```\n", "Done.");
+      String id = server.createSession(body("message", "check the server", "model", model, "autoRun", true));
+      try (SseClient events = server.events("/api/sessions/" + id + "/events", null)) {
+        List<SseClient.Frame> frames = events.until("turn_finished", WAIT);
+        SseClient.Frame decided = frames.stream().filter(f -> f.type().equals("approval")).findFirst().orElseThrow();
+        assertEquals("denied", decided.json().path("decision").asText(), decided.data());
+        assertEquals("policy", decided.json().path("by").asText(), decided.data());
+        assertTrue(decided.json().path("reason").asText().contains("I4J_TOKEN"), decided.data());
+        assertTrue(decided.data().contains("local-api-credentials"), decided.data());
+        assertFalse(frames.stream().anyMatch(f -> f.type().equals("exec_started")), "nothing ran");
+      }
     }
   }
 }
