@@ -1,12 +1,17 @@
 package io.interpreter4j.server;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.http.ApiErrors;
+import io.interpreter4j.server.http.ApiPaths;
+import io.interpreter4j.server.http.ConnectionWatch;
 import io.interpreter4j.server.http.DashboardRoutes;
 import io.interpreter4j.server.http.EventRoutes;
+import io.interpreter4j.server.http.JsonParsingErrorHandler;
 import io.interpreter4j.server.http.OpsRoutes;
 import io.interpreter4j.server.http.Security;
 import io.interpreter4j.server.http.SessionRoutes;
@@ -14,6 +19,7 @@ import io.interpreter4j.server.hub.SessionFactory;
 import io.interpreter4j.server.hub.SessionHub;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -51,7 +57,8 @@ public final class Server extends AllDirectives {
    * @param models       a fresh model provider per session, from a model spec ({@code replay:PATH}, ...); throws
    *                     IllegalArgumentException with a helpful message for one it cannot serve
    * @param host         facts about this machine for the system prompt
-   * @throws IllegalArgumentException when binding a non-loopback address without {@code allowRemote}
+   * @throws IllegalArgumentException when binding a non-loopback address without {@code allowRemote}, or when
+   *                                  {@code interpreter4j.server} holds an empty path
    * @throws IllegalStateException    when the address cannot be bound (port in use, ...)
    */
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
@@ -68,6 +75,7 @@ public final class Server extends AllDirectives {
       LOG.warn("the I4J_TOKEN is short ({} characters); a guessable token lets others run code here",
           token.length());
     }
+    ApiPaths paths = ApiPaths.from(system.settings().config(), baseSettings);
     SessionHub hub = new SessionHub(system, config.ringSize(), config.ringBytes());
     Security security = new Security(token, config.host(), config.allowRemote(), config.allowedOrigins(),
         config.maxAuthFailures(), hub.metrics(), Clock.systemUTC());
@@ -75,7 +83,7 @@ public final class Server extends AllDirectives {
     SessionFactory factory = new SessionFactory(system, baseSettings, models, host, hub);
     Route route = new Server().route(security,
         new DashboardRoutes(security),
-        new SessionRoutes(hub, factory, blocking),
+        new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
         new OpsRoutes(hub));
 
@@ -112,9 +120,13 @@ public final class Server extends AllDirectives {
   }
 
   private static ServerBinding bind(ActorSystem<?> system, ServerConfig config, Route route) {
-    ServerSettings settings = ServerSettings.create(system.classicSystem()).withRemoteAddressAttribute(true);
+    // (ServerSettings.withParsingErrorHandler drops its argument in Pekko HTTP 1.3: set it in the config instead)
+    Config withHandler = ConfigFactory.parseMap(Map.of(JsonParsingErrorHandler.SETTING,
+        JsonParsingErrorHandler.class.getName())).withFallback(system.settings().config());
+    ServerSettings settings = ServerSettings.create(withHandler).withRemoteAddressAttribute(true);
     try {
-      return Http.get(system).newServerAt(config.host(), config.port()).withSettings(settings).bind(route)
+      return Http.get(system).newServerAt(config.host(), config.port()).withSettings(settings)
+          .bindFlow(ConnectionWatch.around(route.flow(system)))
           .toCompletableFuture().get(BIND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();

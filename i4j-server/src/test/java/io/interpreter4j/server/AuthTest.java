@@ -178,6 +178,36 @@ class AuthTest {
     }
   }
 
+  /** A web page's {@code <img src="http://127.0.0.1:PORT/?token=x">}, as a browser sends it. */
+  private static HttpRequest crossSiteImage(TestServer on, String token) {
+    return HttpRequest.newBuilder(URI.create(on.base() + "/?token=" + token))
+        .header("Sec-Fetch-Site", "cross-site").header("Sec-Fetch-Mode", "no-cors")
+        .header("Sec-Fetch-Dest", "image").GET().build();
+  }
+
+  @Test
+  void wrongTokensFromOtherSitesNeverLockOutTheRightToken(@TempDir Path own) throws Exception {
+    try (TestServer target = new TestServer(own)) {
+      for (int i = 0; i < 10; i++) {
+        assertEquals(401, target.send(crossSiteImage(target, "x" + i)).statusCode());
+      }
+      assertEquals(429, target.send(crossSiteImage(target, "x")).statusCode(),
+          "other sites' guesses are still limited");
+      assertEquals(429, target.send(crossSiteImage(target, TestServer.TOKEN)).statusCode(),
+          "even a right guess from another site waits");
+      HttpResponse<String> api = target.get("/api/sessions");
+      assertEquals(200, api.statusCode(), "the bearer token of a program still works: " + api.body());
+      HttpResponse<String> login = target.send(HttpRequest.newBuilder(
+          URI.create(target.base() + "/?token=" + TestServer.TOKEN)).header("Sec-Fetch-Site", "none").GET().build());
+      assertEquals(303, login.statusCode(), "the printed URL, opened by the user, still logs in");
+      assertEquals(401, target.send(HttpRequest.newBuilder(URI.create(target.base() + "/api/sessions"))
+          .header("Authorization", "Bearer wrong").GET().build()).statusCode(), "direct failures count apart");
+      assertEquals(429, target.send(HttpRequest.newBuilder(URI.create(target.base() + "/?token=x"))
+          .header("Referer", "http://evil.example/page").GET().build()).statusCode(),
+          "a foreign Referer (browsers without Sec-Fetch-Site) is cross-site too");
+    }
+  }
+
   @Test
   void bindingANonLoopbackAddressNeedsAllowRemote() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->

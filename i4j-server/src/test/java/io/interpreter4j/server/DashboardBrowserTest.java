@@ -78,8 +78,7 @@ class DashboardBrowserTest {
       t.put("chunk_chars", 16);
       t.put("delay_ms", 0);
     }
-    server.cassettes.put(name, root.toString());
-    return "replay:" + name;
+    return server.putCassette(name, root.toString());
   }
 
   static By testId(String id) {

@@ -68,8 +68,7 @@ class DashboardScreenshots {
       t.put("chunk_chars", chunkChars);
       t.put("delay_ms", delayMs);
     }
-    server.cassettes.put(name, root.toString());
-    return "replay:" + name;
+    return server.putCassette(name, root.toString());
   }
 
   private static String cassette(String name, String... expectsAndReplies) {

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -171,6 +172,84 @@ class EventStreamTest {
       }
       JsonNode session = json(busy.get("/api/sessions/" + id)).path("session");
       assertEquals("done", session.path("status").asText());
+    }
+  }
+
+  private static long sseClients(TestServer on) throws Exception {
+    return on.get("/metrics").body().lines().filter(l -> l.startsWith("i4j_sse_clients "))
+        .mapToLong(l -> Long.parseLong(l.substring("i4j_sse_clients ".length()).strip())).findFirst().orElse(-1);
+  }
+
+  /** Asks until the gauge shows {@code expected} open streams, for at most WAIT (awaitAssert-style, every 20 ms). */
+  private static void awaitSseClients(TestServer on, long expected) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    long seen = sseClients(on);
+    while (seen != expected && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+      seen = sseClients(on);
+    }
+    assertEquals(expected, seen, "i4j_sse_clients");
+  }
+
+  /** Opens an event stream on a raw socket and reads its response head (the stream is then open and counted). */
+  private static Socket openStream(TestServer on, String id, String lastEventId, String extraHeaders)
+      throws Exception {
+    Socket socket = new Socket("127.0.0.1", on.handle.port());
+    socket.setSoTimeout((int) WAIT.toMillis());
+    socket.getOutputStream().write(("GET /api/sessions/" + id + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "Authorization: Bearer " + TestServer.TOKEN + "\r\nLast-Event-ID: " + lastEventId + "\r\n" + extraHeaders
+        + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    socket.getOutputStream().flush();
+    java.io.InputStream in = socket.getInputStream();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      assertTrue(b >= 0, "the server closed the stream: " + head);
+      head.append((char) b);
+    }
+    assertTrue(head.toString().startsWith("HTTP/1.1 200"), head.toString());
+    return socket;
+  }
+
+  @Test
+  void aStreamWhoseClientLeftIsNoLongerCountedEvenWhenIdle(@TempDir Path own) throws Exception {
+    // keep-alives too rare to reveal the departed client: only noticing the closed connection can
+    try (TestServer quiet = new TestServer(own, c -> c.withKeepAlive(Duration.ofMinutes(10)), ConfigFactory.empty())) {
+      quiet.cassette("default", "Nothing to run.");
+      String id = quiet.createSession(body("message", "hello", "model", quiet.cassette("idle", "Just words.")));
+      assertEquals(0, sseClients(quiet));
+      Socket beyondTheEnd = openStream(quiet, id, "100000", "");
+      awaitSseClients(quiet, 1);
+      beyondTheEnd.close();
+      awaitSseClients(quiet, 0);
+
+      Socket fromTheStart = openStream(quiet, id, "0", "");
+      awaitSseClients(quiet, 1);
+      fromTheStart.close();
+      awaitSseClients(quiet, 0);
+    }
+  }
+
+  @Test
+  void aStreamAskingToCloseTheConnectionAfterItIsNotCutShort(@TempDir Path own) throws Exception {
+    try (TestServer on = new TestServer(own, c -> c.withKeepAlive(Duration.ofMillis(200)), ConfigFactory.empty())) {
+      on.cassette("default", "Nothing to run.");
+      String id = on.createSession(body("message", "hello", "model", on.cassette("words", "Just words.")));
+      try (Socket closing = openStream(on, id, "0", "Connection: close\r\n")) {
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+            closing.getInputStream(), StandardCharsets.UTF_8));
+        boolean finished = false;
+        int keepAlivesAfter = 0;
+        String line;
+        while (keepAlivesAfter < 2 && (line = in.readLine()) != null) {
+          finished |= line.contains("\"type\":\"turn_finished\"");
+          if (finished && line.contains(": keep-alive")) {
+            keepAlivesAfter++;
+          }
+        }
+        assertTrue(finished, "the whole turn arrived");
+        assertEquals(2, keepAlivesAfter, "the stream stayed open after it");
+      }
     }
   }
 

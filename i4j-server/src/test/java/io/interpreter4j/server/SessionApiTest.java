@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -59,7 +60,8 @@ class SessionApiTest {
         400, "bad_request");
     HttpResponse<String> model = server.post("/api/sessions", body("message", "hi", "model", "replay:unknown"));
     assertError(model, 400, "bad_request");
-    assertTrue(json(model).path("detail").asText().contains("no cassette named unknown"));
+    assertTrue(json(model).path("detail").asText().contains("no such file: " + server.workdir.resolve("unknown")),
+        json(model).path("detail").asText());
     assertError(server.get("/api/sessions/x?after=abc"), 404, "not_found");
     HttpResponse<String> form = server.send(server.request("/api/sessions")
         .header("Content-Type", "application/x-www-form-urlencoded")
@@ -291,5 +293,89 @@ class SessionApiTest {
     for (String field : List.of("activeSessions", "runningBlocks", "approvalsWaiting")) {
       assertTrue(summary.path(field).isInt(), field);
     }
+  }
+
+  @Test
+  void aWorkdirIsNeverTheRootOrASystemFolder() throws Exception {
+    Path toEtc = Files.createSymbolicLink(tmp.resolve("innocent-looking"), Path.of("/etc"));
+    for (String workdir : List.of("/", "/etc", "/usr/share", "/proc/self", "/tmp/../etc", toEtc.toString(),
+        "/var/lib")) {
+      HttpResponse<String> r = server.post("/api/sessions", body("message", "hi", "workdir", workdir));
+      assertError(r, 400, "bad_request");
+      String detail = json(r).path("detail").asText();
+      assertTrue(detail.contains("must not be"), workdir + ": " + detail);
+    }
+    String etc = json(server.post("/api/sessions", body("message", "hi", "workdir", toEtc.toString())))
+        .path("detail").asText();
+    assertTrue(etc.contains("a system folder: /etc"), "judged after the symlink: " + etc);
+    assertTrue(json(server.post("/api/sessions", body("message", "hi", "workdir", "/")))
+        .path("detail").asText().contains("the root folder /"));
+    assertEquals(201, server.post("/api/sessions", body("message", "hi", "workdir", server.workdir.toString()))
+        .statusCode());
+  }
+
+  @Test
+  void workdirRootsLimitTheWorkdir(@TempDir Path own) throws Exception {
+    Path allowed = Files.createDirectories(own.resolve("projects"));
+    Path project = Files.createDirectories(allowed.resolve("one"));
+    Path elsewhere = Files.createDirectories(own.resolve("elsewhere"));
+    Path sneaky = Files.createSymbolicLink(allowed.resolve("sneaky"), elsewhere);
+    try (TestServer limited = new TestServer(own, c -> c, ConfigFactory.parseString(
+        "interpreter4j.server.workdir-roots = [\"" + allowed + "\"]"))) {
+      limited.cassette("default", "Nothing to run here.");
+      assertEquals(201, limited.post("/api/sessions", body("message", "hi", "workdir", project.toString()))
+          .statusCode());
+      for (Path outside : List.of(elsewhere, sneaky, allowed.resolve("..").resolve("elsewhere"))) {
+        HttpResponse<String> r = limited.post("/api/sessions", body("message", "hi", "workdir", outside.toString()));
+        assertError(r, 400, "bad_request");
+        assertTrue(json(r).path("detail").asText().contains("interpreter4j.server.workdir-roots"), r.body());
+      }
+    }
+  }
+
+  @Test
+  void replayModelsOverTheApiComeOnlyFromTheReplayRootsAndErrorsNeverQuoteThem(@TempDir Path elsewhere)
+      throws Exception {
+    Path secret = Files.writeString(elsewhere.resolve("shadow"), "root:$6$secret-hash:19000:0:99999:7:::\n");
+    for (String spec : List.of("replay:" + secret, "replay:/etc/passwd", "replay:../../../../../../etc/passwd")) {
+      HttpResponse<String> r = server.post("/api/sessions", body("message", "hi", "model", spec));
+      assertError(r, 400, "bad_request");
+      assertTrue(r.body().contains("interpreter4j.server.replay-roots"), r.body());
+      assertFalse(r.body().contains("root:") || r.body().contains("'root'"), "no content: " + r.body());
+    }
+    Path inside = Files.writeString(server.workdir.resolve("notes.txt"), "root:$6$secret-hash:19000\n");
+    HttpResponse<String> r = server.post("/api/sessions", body("message", "hi", "model", "replay:notes.txt"));
+    assertError(r, 400, "bad_request");
+    assertTrue(json(r).path("detail").asText().contains("is not a replay cassette"), r.body());
+    assertFalse(r.body().contains("root") || r.body().contains("secret-hash"), "no content: " + r.body());
+    Files.delete(inside);
+    String own = server.cassette("from-the-data-folder", "Read from the data folder.");
+    assertTrue(own.startsWith("replay:" + server.dataDir), own);
+    assertEquals(201, server.post("/api/sessions", body("message", "hi", "model", own)).statusCode());
+  }
+
+  @Test
+  void aBlocksOutputIsRedactedInItsFileAndWhereverItIsServed() throws Exception {
+    String secret = "sk-proj-" + "Q1w2E3r4T5y6U7i8O9p0".repeat(2);
+    String model = server.cassette("secret-output", "```bash\necho \"the key is " + secret + "\"\n```\n", "Done.");
+    String id = server.createSession(body("message", "print it", "model", model, "autoRun", true));
+    List<SseClient.Frame> frames;
+    try (SseClient events = server.events("/api/sessions/" + id + "/events", null)) {
+      frames = events.until("turn_finished", WAIT);
+    }
+    String shown = frames.stream().filter(f -> f.type().equals("output")).map(f -> f.json().path("text").asText())
+        .collect(Collectors.joining());
+    assertEquals("the key is [REDACTED]\n", shown, "the events");
+    Path file = Path.of(frames.stream().filter(f -> f.type().equals("exec_finished")).findFirst().orElseThrow()
+        .json().path("output_file").asText());
+    assertEquals("the key is [REDACTED]\n", Files.readString(file), "the file on disk");
+    HttpResponse<String> served = server.get("/api/sessions/" + id + "/blocks/1/output");
+    assertEquals(200, served.statusCode());
+    assertEquals("the key is [REDACTED]\n", served.body(), "the endpoint");
+
+    // a file written before redaction reached the disk (or by a process that knew other secrets) is served redacted
+    Files.writeString(file, "an older run printed " + secret + " and \u00e9t\u00e9 (UTF-8)\n");
+    assertEquals("an older run printed [REDACTED] and \u00e9t\u00e9 (UTF-8)\n",
+        server.get("/api/sessions/" + id + "/blocks/1/output").body());
   }
 }

@@ -16,6 +16,7 @@ import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,14 +27,14 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * A real server for tests: an actor system with the session manager, the server bound on 127.0.0.1:0 with a known
- * token, replay cassettes registered by name ({@code replay:NAME}), and an HTTP client speaking to it.
+ * token, replay cassettes written as files under the data folder ({@code replay:PATH}, the server's own model
+ * {@code replay:default} by name), and an HTTP client speaking to it.
  */
 final class TestServer implements AutoCloseable {
   static final String TOKEN = "test-token-0123456789abcdef";
@@ -46,7 +47,6 @@ final class TestServer implements AutoCloseable {
   final Path dataDir;
   final Path workdir;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-  final Map<String, String> cassettes = new ConcurrentHashMap<>();
 
   TestServer(Path tmp) throws IOException {
     this(tmp, c -> c, ConfigFactory.empty());
@@ -73,17 +73,37 @@ final class TestServer implements AutoCloseable {
     }
   }
 
-  /** replay:NAME -> a fresh provider replaying the cassette registered under NAME. */
+  /** replay:PATH (replay:NAME: the cassette written under NAME) -> a fresh provider replaying it. */
   ModelProvider model(String spec) {
     if (!spec.startsWith("replay:")) {
-      throw new IllegalArgumentException("only replay:NAME models in tests");
+      throw new IllegalArgumentException("only replay: models in tests");
     }
     String name = spec.substring("replay:".length());
-    String json = cassettes.get(name);
-    if (json == null) {
+    Path file = name.contains("/") ? Path.of(name) : cassetteFile(name);
+    if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException("no cassette named " + name);
     }
-    return new ReplayModelProvider(spec, Cassette.parse(json, name));
+    try {
+      return new ReplayModelProvider(spec, Cassette.parse(Files.readString(file), name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  Path cassetteFile(String name) {
+    return dataDir.resolve("cassettes").resolve(name + ".json");
+  }
+
+  /** Writes a cassette's JSON under NAME; returns its model spec, replay:PATH. */
+  String putCassette(String name, String json) {
+    try {
+      Path file = cassetteFile(name);
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, json);
+      return "replay:" + file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Registers a cassette streamed in 64-character chunks; returns its model spec. */
@@ -101,8 +121,7 @@ final class TestServer implements AutoCloseable {
       t.put("chunk_chars", chunkChars);
       t.put("delay_ms", delayMs);
     }
-    cassettes.put(name, root.toString());
-    return "replay:" + name;
+    return putCassette(name, root.toString());
   }
 
   String base() {

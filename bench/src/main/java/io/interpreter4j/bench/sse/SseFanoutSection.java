@@ -54,7 +54,8 @@ public final class SseFanoutSection {
     SseClients open = null;
     try {
       Path work = Files.createDirectories(dir.resolve("work"));
-      var config = SessionKit.config(dir.resolve("data"), work, Map.of());
+      // the server's own model: a replay model named over the API is otherwise read from a file in its replay roots
+      var config = SessionKit.config(dir.resolve("data"), work, Map.of("interpreter4j.model", "replay:bench-sse"));
       Settings settings = SessionKit.settings(config);
       system = SessionKit.system("bench-sse", config);
       Cassette cassette = Cassette.parse(cassetteJson(lines), "bench-sse");

@@ -6,8 +6,10 @@ import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.safety.PolicyRules;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Typed view of the {@code interpreter4j { }} configuration, read once; flags override it with the {@code with*} copies. */
 public record Settings(
@@ -31,9 +33,16 @@ public record Settings(
     int maxConsecutiveFailures,
     int modelAttempts,
     Duration minBackoff,
-    Duration maxBackoff) {
+    Duration maxBackoff,
+    List<String> passEnv) {
+
+  public Settings {
+    passEnv = List.copyOf(passEnv);
+  }
 
   public enum InterceptorMode { FIRST_BLOCK, ALL_BLOCKS }
+
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   public enum ApprovalMode { ASK, AUTO }
 
@@ -62,7 +71,8 @@ public record Settings(
           atLeast(c, "healing.max-consecutive-failures", 1),
           atLeast(c, "model-retry.attempts", 1),
           c.getDuration("model-retry.min-backoff"),
-          c.getDuration("model-retry.max-backoff"));
+          c.getDuration("model-retry.max-backoff"),
+          passEnv(root));
     } catch (ConfigException e) {
       throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
     }
@@ -71,6 +81,25 @@ public record Settings(
   /** Defaults from reference.conf (and the environment overrides it names). */
   public static Settings defaults() {
     return from(ConfigFactory.load(), System.getenv());
+  }
+
+  /**
+   * {@code interpreter4j.execution.pass-env}: the variables interpreters get although interpreter4j withholds them
+   * (see {@code ChildEnvironment}); empty when the setting is absent.
+   */
+  public static List<String> passEnv(Config root) {
+    String key = "interpreter4j.execution.pass-env";
+    if (!root.hasPath(key)) {
+      return List.of();
+    }
+    List<String> names = root.getStringList(key);
+    for (String name : names) {
+      if (!ENV_NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(key + " holds '" + name + "', which is not an environment variable name "
+            + "(letters, digits and _, not starting with a digit)");
+      }
+    }
+    return List.copyOf(names);
   }
 
   public static InterceptorMode parseInterceptorMode(String value) {
@@ -128,6 +157,6 @@ public record Settings(
     return new Settings(sessionModel, apiBase, dataDir, sessionWorkdir, customInstructions, defaultLanguage,
         interceptorMode, sessionApproval, approvalRules, dangerouslyAllowAll, timeout, interruptGrace, maxOutput,
         liveOutputLimit, idleTimeout, python, sessionMaxIterations, maxConsecutiveFailures, modelAttempts,
-        minBackoff, maxBackoff);
+        minBackoff, maxBackoff, passEnv);
   }
 }

@@ -1,5 +1,7 @@
 package io.interpreter4j.core.output;
 
+import io.interpreter4j.core.safety.SecretRedactor;
+import io.interpreter4j.core.safety.StreamRedactor;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
@@ -21,6 +23,8 @@ import java.util.concurrent.Executor;
  * output costs one write of its file at {@link #close()} (no open file, no big buffer while it runs). Creating a
  * file can take far longer than writing it (hundreds of microseconds on a busy disk), so it can be done in the
  * background while the block runs ({@link #open(Path, int, Executor)}).
+ * The file holds the output with secrets redacted ({@link StreamRedactor}, this process's secrets by default), as
+ * the events show it; the in-memory head and tail keep the text as it came.
  * Not thread-safe: one owner appends.
  */
 public final class OutputSpool implements Closeable {
@@ -30,6 +34,7 @@ public final class OutputSpool implements Closeable {
 
   private final Path file;
   private final int maxOutput;
+  private final StreamRedactor redactor;
   private final StringBuilder head;
   private final TailRing tail;
   /** Output not written yet while the file is not open; null once it is (or after an error). */
@@ -40,9 +45,10 @@ public final class OutputSpool implements Closeable {
   private IOException error;
   private long totalChars;
 
-  private OutputSpool(Path file, int maxOutput) {
+  private OutputSpool(Path file, int maxOutput, SecretRedactor secrets) {
     this.file = file;
     this.maxOutput = Math.max(0, maxOutput);
+    this.redactor = new StreamRedactor(secrets);
     int headCapacity = OutputTruncator.headLength(this.maxOutput);
     this.head = new StringBuilder(Math.min(headCapacity, 1 << 16));
     this.tail = new TailRing(this.maxOutput - headCapacity);
@@ -53,12 +59,17 @@ public final class OutputSpool implements Closeable {
    * the output outgrows the in-memory buffer, else at {@link #close()} (also when there was no output at all).
    */
   public static OutputSpool open(Path file, int maxOutput) throws IOException {
-    return new OutputSpool(file.toAbsolutePath(), maxOutput);
+    return open(file, maxOutput, SecretRedactor.ofThisProcess());
+  }
+
+  /** As {@link #open(Path, int)}, redacting {@code secrets} in the file. */
+  public static OutputSpool open(Path file, int maxOutput, SecretRedactor secrets) {
+    return new OutputSpool(file.toAbsolutePath(), maxOutput, secrets);
   }
 
   /** As {@link #open(Path, int)}, with the file created (empty) on {@code create} at once, while output comes. */
   public static OutputSpool open(Path file, int maxOutput, Executor create) {
-    OutputSpool spool = new OutputSpool(file.toAbsolutePath(), maxOutput);
+    OutputSpool spool = new OutputSpool(file.toAbsolutePath(), maxOutput, SecretRedactor.ofThisProcess());
     spool.creating = CompletableFuture.supplyAsync(() -> {
       try {
         return Files.newOutputStream(spool.createParent());
@@ -79,6 +90,13 @@ public final class OutputSpool implements Closeable {
     int intoHead = Math.min(Math.max(0, headRoom), text.length());
     head.append(text, 0, intoHead);
     tail.append(text, intoHead);
+    write(redactor.feed(text));
+  }
+
+  private void write(String text) {
+    if (text.isEmpty()) {
+      return;
+    }
     try {
       if (pending != null) {
         pending.append(text);
@@ -126,6 +144,7 @@ public final class OutputSpool implements Closeable {
   /** Writes (or flushes) and closes the file; the in-memory head and tail stay readable. Idempotent. */
   @Override
   public void close() {
+    write(redactor.finish());
     if (pending != null) {
       try (OutputStream out = fileStream()) {
         out.write(pending.toString().getBytes(StandardCharsets.UTF_8));

@@ -37,6 +37,7 @@ public final class DangerAnalyzer {
             new ScriptAnalyzer(dialect(lang), judge, findings, 0, ctx.workdir(), ctx.venvActive()).analyze(code);
         default -> analyzeOther(code, judge, findings, 0, ctx.workdir(), ctx.venvActive());
       }
+      GateBypassRules.check(code, findings);
     } catch (RuntimeException | StackOverflowError e) {
       // an analyzer bug must not wave code through: refuse what cannot be understood
       findings.add(Flag.high("analysis-failed", "could not be analysed (" + e.getClass().getSimpleName() + ")"));

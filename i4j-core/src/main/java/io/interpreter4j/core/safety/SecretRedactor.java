@@ -92,6 +92,16 @@ public final class SecretRedactor {
     return new SecretRedactor(kept);
   }
 
+  /** This process's redactor: {@link #fromEnvironment} of its environment, made once. */
+  public static SecretRedactor ofThisProcess() {
+    return ThisProcess.REDACTOR;
+  }
+
+  /** Holds the redactor of this process, made when first asked for. */
+  private static final class ThisProcess {
+    static final SecretRedactor REDACTOR = fromEnvironment(System.getenv());
+  }
+
   /** Only the token formats. */
   public static SecretRedactor patternsOnly() {
     return new SecretRedactor(List.of());

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.interpreter4j.core.safety.SecretRedactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +35,19 @@ class OutputSpoolTest {
       assertEquals(all, Files.readString(file));
       assertTrue(spool.file().isAbsolute());
       assertNull(spool.error());
+    }
+  }
+
+  @Test
+  void theFileHoldsTheOutputWithSecretsRedacted() throws IOException {
+    Path file = dir.resolve("outputs/block-2.txt");
+    String token = "sk-ant-" + "Zy9Xw8Vu7Ts6Rq5Po4Nm".repeat(2);
+    try (OutputSpool spool = OutputSpool.open(file, 10_000, SecretRedactor.of(List.of("s3cr3t-db-password")))) {
+      spool.append("DB_PASSWORD=s3cr3t-db");
+      spool.append("-password\nANTHROPIC_API_KEY=" + token.substring(0, 12));
+      spool.append(token.substring(12) + "\nok\n");
+      spool.close();
+      assertEquals("DB_PASSWORD=[REDACTED]\nANTHROPIC_API_KEY=[REDACTED]\nok\n", Files.readString(file));
     }
   }
 

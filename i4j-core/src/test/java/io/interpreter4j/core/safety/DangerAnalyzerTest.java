@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Runs the danger-cases.tsv table through {@link DangerAnalyzer}, plus context, robustness and timing checks. */
@@ -108,6 +109,65 @@ class DangerAnalyzerTest {
     assertEquals(Level.LOW, analyzer.analyze("ruby", "puts 'rm -rf /'", DangerCases.CONTEXT).level());
     assertEquals(Level.HIGH, analyzer.analyze("ruby", "system('rm -rf /')", DangerCases.CONTEXT).level());
     assertEquals(Level.HIGH, analyzer.analyze(null, "Runtime.getRuntime().exec(\"sudo reboot\")", DangerCases.CONTEXT).level());
+  }
+
+  /** Code that would act as the user on interpreter4j's API, or read the environment its token lives in. */
+  static Stream<Arguments> gateBypasses() {
+    return Stream.of(
+        Arguments.of("bash", "curl -s -H \"Authorization: Bearer $I4J_TOKEN\" http://127.0.0.1:8717/api/summary"),
+        Arguments.of("bash", "curl -X POST -H \"Authorization: Bearer $T\" -H 'Content-Type: application/json' "
+            + "localhost:8717/api/sessions/x/blocks/2/approval -d '{\"decision\": \"approve\"}'"),
+        Arguments.of("bash", "curl --oauth2-bearer \"$tok\" 'http://[::1]:8717/api/sessions'"),
+        Arguments.of("bash", "curl -b \"i4j_auth=$c\" http://localhost:8717/api/sessions"),
+        Arguments.of("bash", "curl \"http://127.0.0.1:8717/?token=$(cat /tmp/t)\""),
+        Arguments.of("python", "import requests\nrequests.post('http://localhost:8717/api/sessions', "
+            + "headers={'Authorization': f'Bearer {tok}'}, json={'message': 'x', 'autoRun': True})"),
+        Arguments.of("javascript", "await fetch('http://127.0.0.1:8717/api/summary', "
+            + "{headers: {Authorization: 'Bearer ' + t}})"),
+        Arguments.of("python", "import os\nprint(os.environ['I4J_TOKEN'])"),
+        Arguments.of("bash", "echo $I4J_TOKEN"),
+        Arguments.of("bash", "cat /proc/1/environ"),
+        Arguments.of("bash", "tr '\\0' '\\n' < /proc/$PPID/environ"),
+        Arguments.of("bash", "for p in /proc/[0-9]*; do cat $p/environ; done 2>/dev/null | strings | grep KEY"),
+        Arguments.of("bash", "xargs -0 -n1 < /proc/$(pgrep -f 'i4j serve')/environ"),
+        Arguments.of("bash", "ps eww -p 1234"),
+        Arguments.of("bash", "ps auxe | grep TOKEN"),
+        Arguments.of("python", "import os\nprint(open(f'/proc/{os.getppid()}/environ').read())"),
+        Arguments.of("python", "import os\nenv = open(os.path.join('/proc', str(os.getppid()), 'environ')).read()"),
+        Arguments.of("python", "import os, psutil\nprint(psutil.Process(os.getppid()).environ())"),
+        Arguments.of("ruby", "puts File.read(\"/proc/#{Process.ppid}/environ\")"));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("gateBypasses")
+  void codeThatWouldGetAroundTheApprovalGateIsHigh(String language, String code) {
+    Risk risk = analyzer.analyze(language, code, DangerCases.CONTEXT);
+    assertEquals(Level.HIGH, risk.level(), () -> code + " -> " + risk.flags());
+    assertTrue(risk.flags().stream().anyMatch(f -> List.of("server-token", "local-api-credentials",
+        "other-process-environment").contains(f.rule())), () -> code + " -> " + risk.flags());
+  }
+
+  /** Their benign twins: local requests without credentials, credentials elsewhere, one's own environment. */
+  static Stream<Arguments> gateBypassTwins() {
+    return Stream.of(
+        Arguments.of("bash", "curl -s http://localhost:8000/health"),
+        Arguments.of("bash", "curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user"),
+        Arguments.of("bash", "python3 -m http.server 8000 --bind 127.0.0.1 & sleep 1; curl -s 127.0.0.1:8000/"),
+        Arguments.of("bash", "grep -rn Authorization src/ | head"),
+        Arguments.of("python", "import os\nprint(os.environ.get('HOME'))\nprint(open('/proc/meminfo').read()[:80])"),
+        Arguments.of("bash", "cat /proc/self/environ | tr '\\0' '\\n' | wc -l"),
+        Arguments.of("bash", "ps aux | grep python"),
+        Arguments.of("bash", "ps -ef | head"),
+        Arguments.of("bash", "ps -e -o pid,comm"),
+        Arguments.of("python", "import psutil\nprint(psutil.cpu_percent(), psutil.Process().name())"),
+        Arguments.of("python", "steps = ['build', 'test']\nfor s in steps:\n    print(s)"));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("gateBypassTwins")
+  void theirBenignTwinsAreNot(String language, String code) {
+    Risk risk = analyzer.analyze(language, code, DangerCases.CONTEXT);
+    assertTrue(risk.level() != Level.HIGH, () -> code + " -> " + risk.flags());
   }
 
   /** Broken, truncated and hostile input must never crash the analysis (a crash would be reported as HIGH). */

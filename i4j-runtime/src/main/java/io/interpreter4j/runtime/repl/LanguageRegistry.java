@@ -7,7 +7,9 @@ import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValueType;
 import io.interpreter4j.core.config.ConfigLoader;
+import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.intercept.Languages;
+import io.interpreter4j.core.safety.ChildEnvironment;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -80,10 +82,12 @@ public final class LanguageRegistry {
 
   private final Map<String, Language> languages;
   private final Map<String, String> aliases;
+  private final List<String> passEnv;
   private volatile CompletableFuture<List<Installed>> discovery;
 
-  private LanguageRegistry(Map<String, Language> languages) {
+  private LanguageRegistry(Map<String, Language> languages, List<String> passEnv) {
     this.languages = languages;
+    this.passEnv = passEnv;
     Map<String, String> all = new LinkedHashMap<>();
     languages.values().forEach(l -> l.aliases().forEach(a -> all.put(a.toLowerCase(Locale.ROOT), l.name())));
     this.aliases = all;
@@ -91,14 +95,17 @@ public final class LanguageRegistry {
 
   /**
    * The registry for a configuration: the built-in languages with {@code interpreter4j.execution.python}, plus
-   * {@code interpreter4j.languages}. One instance per distinct setting, so discovery runs once for each.
+   * {@code interpreter4j.languages}, its workers given {@code interpreter4j.execution.pass-env}. One instance per
+   * distinct setting, so discovery runs once for each.
    */
   public static LanguageRegistry of(Config root) {
     String python = root.hasPath("interpreter4j.execution.python") ? root.getString("interpreter4j.execution.python")
         : "";
     String configured = root.hasPath("interpreter4j.languages")
         ? root.getValue("interpreter4j.languages").render(ConfigRenderOptions.concise()) : "";
-    return SHARED.computeIfAbsent(python + "\u0000" + configured, key -> create(root, python));
+    List<String> passEnv = Settings.passEnv(root);
+    return SHARED.computeIfAbsent(python + "\u0000" + configured + "\u0000" + passEnv,
+        key -> create(root, python, passEnv));
   }
 
   /**
@@ -133,7 +140,7 @@ public final class LanguageRegistry {
     return of(config);
   }
 
-  private static LanguageRegistry create(Config root, String python) {
+  private static LanguageRegistry create(Config root, String python, List<String> passEnv) {
     Map<String, Language> all = new LinkedHashMap<>();
     for (Language builtIn : builtIns(python)) {
       all.put(builtIn.name(), builtIn);
@@ -145,7 +152,7 @@ public final class LanguageRegistry {
         all.put(configured.name(), configured); // a configured language replaces a built-in one of that name
       }
     }
-    return new LanguageRegistry(Map.copyOf(all));
+    return new LanguageRegistry(Map.copyOf(all), passEnv);
   }
 
   // ---- queries
@@ -197,8 +204,14 @@ public final class LanguageRegistry {
     return discover().stream().filter(i -> i.name().equals(language)).findFirst();
   }
 
-  /** A worker for {@code config.language()} (canonical), built-in or configured. */
-  public Behavior<ReplWorker.Command> worker(ReplConfig config) {
+  /**
+   * A worker for {@code config.language()} (canonical), built-in or configured, given the pass-env variables that
+   * are set here (interpreters otherwise do not inherit them, see {@link ChildEnvironment}).
+   */
+  public Behavior<ReplWorker.Command> worker(ReplConfig given) {
+    Map<String, String> env = new LinkedHashMap<>(ChildEnvironment.passed(System.getenv(), passEnv));
+    env.putAll(given.extraEnv());
+    ReplConfig config = given.withExtraEnv(env);
     Language language = languages.get(canonical(config.language()));
     if (language != null && language.dialect() != null) {
       return ReplWorker.create(config, language.dialect());

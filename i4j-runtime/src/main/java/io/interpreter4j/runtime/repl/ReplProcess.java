@@ -1,7 +1,7 @@
 package io.interpreter4j.runtime.repl;
 
 import io.interpreter4j.core.event.StreamName;
-
+import io.interpreter4j.core.safety.ChildEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -66,6 +66,7 @@ final class ReplProcess {
   static ReplProcess start(List<String> argv, Path workdir, Map<String, String> env, String prelude,
       boolean ownsGroup, String name, Listener listener) throws IOException {
     ProcessBuilder builder = new ProcessBuilder(argv).directory(workdir.toFile());
+    ChildEnvironment.withhold(builder.environment()); // no I4J_TOKEN, no provider keys (pass-env comes in env)
     builder.environment().putAll(env);
     ReplProcess repl = new ReplProcess(builder.start(), ownsGroup, listener);
     repl.startReader(Stream.STDOUT, repl.process.getInputStream(), repl.stdoutPermits, name);

@@ -43,7 +43,9 @@ import org.apache.pekko.http.javadsl.server.Route;
  * Who may talk to the server. Authentication is always on: a bearer token ({@code Authorization: Bearer TOKEN}),
  * or the dashboard's cookie, which {@code /?token=TOKEN} exchanges for a random per-browser secret (HttpOnly,
  * SameSite=Strict) so the token itself never sits in a cookie. Tokens are compared in constant time; wrong
- * tokens are counted per client address and refused with 429 past the limit. Requests that change something
+ * tokens are counted per client address and refused with 429 past the limit, cross-site ones (a page's
+ * {@code <img src="/?token=x">}) apart, so a web page can lock out only other cross-site attempts, never a
+ * terminal, script or dashboard with the right token. Requests that change something
  * must come from the server's own origin when a browser says where they come from ({@code Origin},
  * {@code Sec-Fetch-Site}). Without --allow-remote the Host must be a loopback name (no DNS rebinding).
  */
@@ -52,6 +54,11 @@ public final class Security extends AllDirectives {
   private static final int MAX_BROWSER_SESSIONS = 1_000;
   private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1", "[::1]");
   private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
+  /** Sent on every response, errors of the HTTP layer included. */
+  static final List<HttpHeader> HEADERS = List.of(
+      RawHeader.create("X-Content-Type-Options", "nosniff"),
+      RawHeader.create("X-Frame-Options", "DENY"),
+      RawHeader.create("Referrer-Policy", "no-referrer"));
 
   private final byte[] tokenHash;
   private final String host;
@@ -112,11 +119,7 @@ public final class Security extends AllDirectives {
 
   /** Headers on every response: no sniffing, no framing (the approve button must not be clickjacked), no referrer. */
   public Route secureHeaders(Supplier<Route> inner) {
-    List<HttpHeader> headers = List.of(
-        RawHeader.create("X-Content-Type-Options", "nosniff"),
-        RawHeader.create("X-Frame-Options", "DENY"),
-        RawHeader.create("Referrer-Policy", "no-referrer"));
-    return respondWithDefaultHeaders(headers, inner);
+    return respondWithDefaultHeaders(HEADERS, inner);
   }
 
   /** Without --allow-remote, only requests addressed to a loopback name (or the configured host) are served. */
@@ -158,12 +161,12 @@ public final class Security extends AllDirectives {
     return extractRequest(request -> {
       Optional<String> bearer = bearer(request);
       if (bearer.isPresent()) {
-        String address = clientAddress(request);
-        refuseIfBlocked(address);
+        String who = limiterKey(request);
+        refuseIfBlocked(who);
         if (tokenMatches(bearer.get())) {
           return inner.get();
         }
-        failed(address);
+        failed(who);
         throw unauthorized("wrong token");
       }
       Optional<String> cookie = cookie(request);
@@ -186,10 +189,10 @@ public final class Security extends AllDirectives {
    */
   public Route login(String token) {
     return extractRequest(request -> {
-      String address = clientAddress(request);
-      refuseIfBlocked(address);
+      String who = limiterKey(request);
+      refuseIfBlocked(who);
       if (!tokenMatches(token)) {
-        failed(address);
+        failed(who);
         return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
             .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, page("Wrong token",
                 "This token is not the one the server printed. Open the URL that <code>i4j serve</code> printed."))));
@@ -230,18 +233,57 @@ public final class Security extends AllDirectives {
     }
   }
 
-  private void refuseIfBlocked(String address) {
-    limiter.blockedFor(address).ifPresent(wait -> {
+  private void refuseIfBlocked(String who) {
+    limiter.blockedFor(who).ifPresent(wait -> {
       long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
       throw new ApiError(StatusCodes.TOO_MANY_REQUESTS, "too_many_requests",
-          "too many wrong tokens from " + address + "; try again in " + seconds + " s",
+          "too many wrong tokens from " + who + "; try again in " + seconds + " s",
           List.of(RawHeader.create("Retry-After", Long.toString(seconds))));
     });
   }
 
-  private void failed(String address) {
-    limiter.fail(address);
+  private void failed(String who) {
+    limiter.fail(who);
     metrics.authFailure();
+  }
+
+  /**
+   * Whose wrong tokens a token check counts: the client address, and apart from it the same address's cross-site
+   * requests, which any web page the user opens can make (an image pointing at {@code /?token=x}) and so must not
+   * lock out the programs and pages that hold the right token.
+   */
+  String limiterKey(HttpRequest request) {
+    String address = clientAddress(request);
+    return isCrossSite(request) ? "cross-site pages at " + address : address;
+  }
+
+  /**
+   * Whether a browser says the request comes from another site: {@code Sec-Fetch-Site} other than
+   * {@code same-origin} or {@code none} (the user typed or pasted the URL), or, from browsers without it, an
+   * {@code Origin} or {@code Referer} that is not this server's.
+   */
+  boolean isCrossSite(HttpRequest request) {
+    Optional<String> site = header(request, "Sec-Fetch-Site");
+    if (site.isPresent()) {
+      String s = site.get().strip().toLowerCase(Locale.ROOT);
+      return !s.equals("same-origin") && !s.equals("none");
+    }
+    Optional<String> origin = header(request, "Origin");
+    if (origin.isPresent() && !isOwnOrigin(origin.get(), request)) {
+      return true;
+    }
+    Optional<String> referer = header(request, "Referer");
+    return referer.isPresent() && !isOwnOrigin(originOf(referer.get()), request);
+  }
+
+  /** {@code scheme://host[:port]} of a URL, or the text itself when it is not one. */
+  private static String originOf(String url) {
+    int scheme = url.indexOf("://");
+    if (scheme < 0) {
+      return url;
+    }
+    int path = url.indexOf('/', scheme + 3);
+    return path < 0 ? url : url.substring(0, path);
   }
 
   private boolean isOwnOrigin(String origin, HttpRequest request) {

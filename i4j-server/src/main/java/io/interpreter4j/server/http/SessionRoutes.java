@@ -2,6 +2,7 @@ package io.interpreter4j.server.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.safety.SecretRedactor;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.server.approval.HttpApprover;
@@ -53,11 +54,13 @@ public final class SessionRoutes extends AllDirectives {
 
   private final SessionHub hub;
   private final SessionFactory factory;
+  private final ApiPaths paths;
   private final Executor blocking;
 
-  public SessionRoutes(SessionHub hub, SessionFactory factory, Executor blocking) {
+  public SessionRoutes(SessionHub hub, SessionFactory factory, ApiPaths paths, Executor blocking) {
     this.hub = hub;
     this.factory = factory;
+    this.paths = paths;
     this.blocking = blocking;
   }
 
@@ -98,12 +101,20 @@ public final class SessionRoutes extends AllDirectives {
       throw ApiError.badRequest("\"maxIterations\" must be at least 1, not " + maxIterations);
     }
     Path workdir = workdir(Json.optionalText(body, "workdir"));
-    SessionFactory.Request request = new SessionFactory.Request(message, model, autoRun != null && autoRun, workdir,
-        maxIterations);
+    Path replay = replayFile(model);
+    SessionFactory.Request request = new SessionFactory.Request(message,
+        replay == null ? model : ApiPaths.REPLAY + replay, autoRun != null && autoRun, workdir, maxIterations);
     CompletionStage<SessionEntry> created;
     try {
       created = factory.create(request);
     } catch (IllegalArgumentException e) {
+      if (replay != null) {
+        // the reader's message may quote the file (a JSON error shows the token it choked on): say only what it is
+        throw ApiError.badRequest("cannot use model '" + model + "': " + (Files.isRegularFile(replay)
+            ? replay + " is not a replay cassette the server can read (its content is not repeated here; try it "
+                + "with i4j -m replay:PATH)"
+            : "no such file: " + replay));
+      }
       throw ApiError.badRequest("cannot use model '" + (model == null ? factory.baseSettings().model() : model)
           + "': " + e.getMessage());
     }
@@ -119,16 +130,23 @@ public final class SessionRoutes extends AllDirectives {
     if (given == null) {
       return null;
     }
-    Path dir;
     try {
-      dir = factory.baseSettings().workdir().resolve(given).toAbsolutePath().normalize();
-    } catch (InvalidPathException e) {
-      throw ApiError.badRequest("\"workdir\" is not a valid path: " + e.getMessage());
+      return paths.workdir(given);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
     }
-    if (!Files.isDirectory(dir)) {
-      throw ApiError.badRequest("\"workdir\" must be an existing directory: " + dir + " is not one");
+  }
+
+  /** The file of a {@code replay:PATH} model other than the server's own, checked against the replay roots; else null. */
+  private Path replayFile(String model) {
+    if (model == null || !model.startsWith(ApiPaths.REPLAY) || model.equals(factory.baseSettings().model())) {
+      return null;
     }
-    return dir;
+    try {
+      return paths.replayFile(model.substring(ApiPaths.REPLAY.length()));
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest("cannot use model '" + model + "': " + e.getMessage());
+    }
   }
 
   // ---- one session ----
@@ -240,6 +258,10 @@ public final class SessionRoutes extends AllDirectives {
     }
     SessionView.PendingApproval pending = view.pendingApproval();
     boolean announced = pending != null && pending.block() == block;
+    if (!announced && !SessionView.RUNNING.contains(view.status())) {
+      // the turn has ended (interrupted, say): a question the session withdraws a moment later is not answered
+      throw ApiError.conflict("block " + block + " is not waiting for approval (status " + view.status() + ")");
+    }
     HttpApprover.Result result = hub.approver().answer(entry.id(), block, answer, announced);
     switch (result) {
       case ALREADY_ANSWERED -> throw ApiError.conflict("block " + block + " was already answered");
@@ -261,14 +283,9 @@ public final class SessionRoutes extends AllDirectives {
       throw ApiError.notFound("block " + block + " of session '" + entry.id() + "' has no output file (yet)");
     }
     Path path = insideDataDir(entry, file);
-    long size;
-    try {
-      size = Files.size(path);
-    } catch (IOException e) {
-      throw ApiError.notFound("the output file of block " + block + " is gone: " + e.getMessage());
-    }
-    return complete(HttpResponse.create().withEntity(
-        HttpEntities.create(ContentTypes.TEXT_PLAIN_UTF8, size, FileIO.fromPath(path))));
+    // redacted as the events are (a file written before redaction reached the disk, or by another process, too)
+    return complete(HttpResponse.create().withEntity(HttpEntities.createChunked(ContentTypes.TEXT_PLAIN_UTF8,
+        FileIO.fromPath(path).via(RedactedText.flow(SecretRedactor.ofThisProcess())))));
   }
 
   /** The output file if it is a regular file inside the session's data dir (symlinks resolved), else 404. */

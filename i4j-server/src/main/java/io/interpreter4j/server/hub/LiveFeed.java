@@ -42,11 +42,21 @@ public final class LiveFeed<T> {
     return false;
   }
 
-  /** Ends the feed after what is queued. */
+  /**
+   * Ends the feed after what is queued. Quiet when the client's stream has ended first (the client left): its queue
+   * is then completed already, and completing it again would throw, on the session's thread or in the clean-up of
+   * the stream, which then left the client subscribed and counted.
+   */
   void complete() {
     if (!closed) {
       closed = true;
-      queue.complete();
+      if (!queue.isCompleted()) {
+        try {
+          queue.complete();
+        } catch (IllegalStateException endedMeanwhile) {
+          // the client's stream ended between the check and the call: nothing is left to complete
+        }
+      }
     }
   }
 

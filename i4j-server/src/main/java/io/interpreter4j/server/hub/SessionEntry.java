@@ -130,9 +130,9 @@ public final class SessionEntry {
         .watchTermination((mat, done) -> {
           hub.feedOpened();
           done.whenComplete((d, failure) -> {
-            feed.complete();
             feeds.remove(feed);
             hub.feedClosed();
+            feed.complete();
           });
           return mat;
         });

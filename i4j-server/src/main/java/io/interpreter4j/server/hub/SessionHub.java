@@ -174,9 +174,9 @@ public final class SessionHub {
         .watchTermination((mat, done) -> {
           feedOpened();
           done.whenComplete((d, failure) -> {
-            feed.complete();
             globalFeeds.remove(feed);
             feedClosed();
+            feed.complete();
           });
           return mat;
         });

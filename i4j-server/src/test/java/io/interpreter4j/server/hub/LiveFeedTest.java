@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -52,5 +53,23 @@ class LiveFeedTest {
     for (int i = 0; i < got.size(); i++) {
       assertEquals((i + 1) * 10 + 1, got.get(i));
     }
+  }
+
+  @Test
+  void aFeedWhoseClientHasGoneEndsQuietly() throws Exception {
+    Pair<BoundedSourceQueue<Integer>, Source<Integer, NotUsed>> q = Source.<Integer>queue(4).preMaterialize(system);
+    q.second().runWith(Sink.cancelled(), system);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!q.first().isCompleted() && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+    assertTrue(q.first().isCompleted(), "the queue saw its stream cancelled");
+    LiveFeed<Integer> feed = new LiveFeed<>(q.first(), i -> true, () -> { });
+    assertFalse(feed.offer(1), "nobody reads it any more");
+    assertTrue(feed.closed());
+    feed.complete();
+    LiveFeed<Integer> untouched = new LiveFeed<>(q.first(), i -> true, () -> { });
+    untouched.complete();
+    assertTrue(untouched.closed());
   }
 }
