@@ -735,13 +735,7 @@ final class BashAnalyzer implements Block {
           findings.wroteFile(target.path(), content);
         }
       } else if (r.reads()) {
-        Resolved res = resolve(r.target());
-        if (res.target() != null) {
-          String secret = judge.secret(res.target().path());
-          if (secret != null) {
-            findings.secretRead(secret);
-          }
-        }
+        noteRead(through(resolve(r.target()).target()));
       }
     }
   }
@@ -1051,9 +1045,27 @@ final class BashAnalyzer implements Block {
 
   /** A file that is read (python open(), Path.read_text()): a secret counts towards exfiltration. */
   void read(Word w) {
-    Target t = target(w);
-    if (t != null && judge.secret(t.path()) != null) {
-      findings.secretRead(judge.secret(t.path()));
+    noteRead(through(target(w)));
+  }
+
+  /**
+   * A file the block reads: a secret counts towards exfiltration; a pid file outside the project names another
+   * program's process, so signalling that pid later kills what the block did not start.
+   */
+  private void noteRead(Target t) {
+    if (t == null) {
+      return;
+    }
+    String secret = judge.secret(t.path());
+    if (secret != null) {
+      findings.secretRead(secret);
+    }
+    Path name = t.path().getFileName();
+    if (name != null && name.toString().endsWith(".pid") && t.glob() == null) {
+      Place place = judge.place(t.path());
+      if (place != Place.PROJECT && place != Place.WORKDIR) {
+        findings.facts().processList("the pid file " + judge.display(t));
+      }
     }
   }
 
@@ -1074,7 +1086,7 @@ final class BashAnalyzer implements Block {
 
   /** chmod from another language, with the mode it sets when known ("666", "o+w"). */
   void permissions(Word w, String tool, String mode) {
-    Target t = target(w);
+    Target t = through(target(w));
     if (t != null) {
       findings.add(judge.permissions(t, false, tool, mode));
     }
@@ -1120,12 +1132,12 @@ final class BashAnalyzer implements Block {
   }
 
   Target write(Word w, boolean append) {
-    Resolved r = resolve(w);
-    if (r.target() == null) {
+    Target t = through(resolve(w).target());
+    if (t == null) {
       return null;
     }
-    findings.add(judge.write(r.target(), append));
-    return r.target();
+    findings.add(judge.write(t, append));
+    return t;
   }
 
   void created(Word w) {
@@ -1386,7 +1398,7 @@ final class BashAnalyzer implements Block {
     }
     String mode = tool.equals("chmod") && !reference ? valueOf(ops.get(0)) : null;
     for (Word w : paths) {
-      Target t = target(w);
+      Target t = through(target(w));
       if (t != null) {
         findings.add(judge.permissions(t, recursive, tool, mode));
       }
@@ -1676,10 +1688,56 @@ final class BashAnalyzer implements Block {
   private void link(List<Word> args, List<String> texts) {
     boolean force = texts.stream().anyMatch(t -> t.equals("--force")
         || (t.startsWith("-") && !t.startsWith("--") && t.indexOf('f') >= 0));
+    Word targetDir = null;
+    for (int k = 0; k + 1 < args.size(); k++) {
+      if (texts.get(k).equals("-t") || texts.get(k).equals("--target-directory")) {
+        targetDir = args.get(k + 1);
+      }
+    }
     List<Word> ops = operands(args, Set.of("-t", "--target-directory", "-S", "--suffix"));
-    if (force && ops.size() >= 2) {
+    if (force && ops.size() >= 2 && targetDir == null) {
       write(ops.get(ops.size() - 1), false);
     }
+    if (ops.isEmpty()) {
+      return;
+    }
+    if (targetDir != null) {
+      Word dir = targetDir;
+      ops.forEach(t -> linked(t, dir, true));
+    } else if (ops.size() == 1) {
+      linked(ops.get(0), ShellLexer.word("."), true);
+    } else {
+      Word last = ops.get(ops.size() - 1);
+      boolean intoDir = ops.size() > 2 || last.text().endsWith("/");
+      ops.subList(0, ops.size() - 1).forEach(t -> linked(t, last, intoDir));
+    }
+  }
+
+  /**
+   * A link the block makes to {@code target} at {@code link} (or, {@code intoDir}, inside that folder under the
+   * target's name): later writes and reads through the link reach the target. Relative targets are relative to the
+   * link's folder, as the kernel reads them.
+   */
+  void linked(Word target, Word link, boolean intoDir) {
+    Target l = target(link);
+    String t = target.literal() != null ? target.literal() : valueOf(target);
+    if (l == null || l.glob() != null || t == null || t.isEmpty()) {
+      return;
+    }
+    Path linkPath = intoDir ? l.path().resolve(basename(t)).normalize() : l.path();
+    Path base = linkPath.getParent() == null ? Path.of("/") : linkPath.getParent();
+    try {
+      Target absolute = t.startsWith("/") || t.startsWith("~") ? target(target) : null;
+      Path targetPath = absolute != null ? absolute.path() : base.resolve(t).normalize();
+      judge.linked(linkPath, targetPath);
+    } catch (InvalidPathException e) {
+      // not a path this machine could hold: no link to follow
+    }
+  }
+
+  /** Where an access to {@code t} lands once the links the block made are followed. */
+  private Target through(Target t) {
+    return t == null ? null : new Target(judge.throughLinks(t.path()), t.glob());
   }
 
   private void sed(List<Word> args, List<String> texts) {
@@ -1704,15 +1762,16 @@ final class BashAnalyzer implements Block {
       ops = ops.isEmpty() ? ops : ops.subList(0, ops.size() - 1);
     }
     for (Word w : ops) {
-      Target t = target(w);
+      Target t = through(target(w));
       if (t == null) {
         continue;
       }
-      String secret = judge.secret(t.path());
-      if (secret != null) {
-        findings.secretRead(secret);
+      if (judge.secret(t.path()) != null) {
+        noteRead(t);
       } else if (recursive && t.glob() == null && judge.containsSecrets(t.path())) {
         findings.secretRead(judge.display(t) + " (which holds secrets)");
+      } else {
+        noteRead(t);
       }
     }
   }
@@ -1753,7 +1812,7 @@ final class BashAnalyzer implements Block {
     if (file == null || file.text().equals("-")) {
       return;
     }
-    Target t = target(file);
+    Target t = through(target(file));
     if (t == null) {
       return;
     }
