@@ -153,6 +153,12 @@ final class BashAnalyzer implements Block {
   }
 
   @Override
+  public void sends(String path) {
+    findings.network();
+    uploaded(ShellLexer.word(path));
+  }
+
+  @Override
   public BlockFacts facts() {
     return findings.facts();
   }
@@ -2111,6 +2117,7 @@ final class BashAnalyzer implements Block {
     for (Word w : args) {
       texts.add(w.text());
     }
+    ToolRules.judge(new ToolCall("pip", expanded(args), false, ""), this);
     String sub = texts.stream().filter(t -> !t.startsWith("-")).findFirst().orElse("");
     if (!sub.equals("install") && !sub.equals("uninstall")) {
       return;
