@@ -1027,6 +1027,12 @@ final class BashAnalyzer implements Block {
     }
   }
 
+  /** Whether a path another language names is a file downloaded earlier in the block. */
+  boolean isDownloaded(Word w) {
+    Target t = through(target(w));
+    return t != null && downloaded.contains(t.path());
+  }
+
   /** The block's current folder as far as it is known, or null. */
   Path cwd() {
     return cwd;
