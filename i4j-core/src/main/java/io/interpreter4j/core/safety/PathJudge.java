@@ -57,7 +57,7 @@ final class PathJudge {
       "/dev/tty", "/dev/full");
 
   private static final Set<String> SHELL_RC = Set.of(
-      ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv",
+      ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv",
       ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".xprofile", ".xinitrc", ".xsession",
       ".config/fish/config.fish");
 

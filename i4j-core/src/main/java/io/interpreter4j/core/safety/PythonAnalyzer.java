@@ -102,6 +102,7 @@ final class PythonAnalyzer {
       "runpy.run_path", "importlib.util.spec_from_file_location", "importlib.machinery.SourceFileLoader",
       "imp.load_source");
   private static final Set<String> LINKS = Set.of("os.symlink", "os.link");
+  private static final Set<String> UNPACKS = Set.of("shutil.unpack_archive", "patoolib.extract_archive");
   private static final Set<String> PROCESS_LISTS = Set.of(
       "psutil.process_iter", "psutil.pids", "psutil.Process", "psutil.net_connections");
   private static final int MAX_EVAL_DEPTH = 12;
@@ -617,6 +618,7 @@ final class PythonAnalyzer {
     all.addAll(DESERIALIZERS);
     all.addAll(RUN_FILE);
     all.addAll(LINKS);
+    all.addAll(UNPACKS);
     all.add("shutil.copyfileobj");
     return Set.copyOf(all);
   }
@@ -752,6 +754,10 @@ final class PythonAnalyzer {
     List<int[]> args = arguments(from, to, kw);
     if (SHELL_STRING.contains(name) || SHELL_ARGV_OR_STRING.contains(name)) {
       int[] a = args.isEmpty() ? kw.get("args") : args.get(0);
+      if (a != null && kw.containsKey("input") && fetchesFromNetwork(kw.get("input")[0], kw.get("input")[1], 0)
+          && runsInterpreter(a)) {
+        findings.add(Flag.high("run-downloaded", "feeds code downloaded from the network to an interpreter (" + name + ")"));
+      }
       if (a != null) {
         shellOut(a[0], a[1]);
       }
@@ -810,6 +816,11 @@ final class PythonAnalyzer {
       int[] file = name.startsWith("runpy") ? args.get(0) : args.size() > 1 ? args.get(1) : kw.get("location");
       if (file != null) {
         runsFile(name, file);
+      }
+    } else if (UNPACKS.contains(name) && !args.isEmpty()) {
+      int[] dir = args.size() > 1 ? args.get(1) : kw.containsKey("extract_dir") ? kw.get("extract_dir") : kw.get("outdir");
+      if (dir != null) {
+        pathArg(dir).ifPresent(w -> shell.extractInto(w, name));
       }
     } else if (LINKS.contains(name) && args.size() >= 2) {
       var target = pathArg(args.get(0));
@@ -1131,6 +1142,12 @@ final class PythonAnalyzer {
           openedFile(new int[] {receiverFrom, dot}).ifPresent(shell::downloaded);
         }
       }
+      case "extractall" -> {
+        int[] dir = !args.isEmpty() ? args.get(0) : kw.get("path");
+        if (dir != null) {
+          pathArg(dir).ifPresent(w -> shell.extractInto(w, "extractall"));
+        }
+      }
       case "symlink_to", "hardlink_to" -> {
         if (!args.isEmpty()) {
           var link = pathOf(receiverFrom, dot);
@@ -1249,6 +1266,10 @@ final class PythonAnalyzer {
 
   private void shellOut(int from, int to) {
     List<List<Part>> argv = evalList(from, to);
+    if (argv != null && runsInterpreter(new int[] {from, to}) && fetchesFromNetwork(from, to, 0)) {
+      // ["bash", "-c", script] with script fetched: the interpreter runs the download
+      findings.add(Flag.high("run-downloaded", "runs code downloaded from the network through an interpreter"));
+    }
     if (argv != null) {
       StringBuilder cmd = new StringBuilder();
       for (List<Part> arg : argv) {
@@ -1272,6 +1293,24 @@ final class PythonAnalyzer {
     if (s != null) {
       runShell(shellSource(s));
     }
+  }
+
+  /** Whether an argv list starts an interpreter (bash, python, node...), also behind sudo or env. */
+  private boolean runsInterpreter(int[] range) {
+    List<List<Part>> argv = evalList(range[0], range[1]);
+    if (argv == null) {
+      return false;
+    }
+    for (int k = 0; k < argv.size() && k < 4; k++) {
+      String w = argv.get(k) == null ? null : new Word(argv.get(k), "").literal();
+      if (w != null && BashAnalyzer.isInterpreter(w)) {
+        return true;
+      }
+      if (w == null || !(w.equals("sudo") || w.equals("env") || w.startsWith("-"))) {
+        return false;
+      }
+    }
+    return false;
   }
 
   /** {@code "git push -f".split()} and {@code shlex.split("...")}: the string is the command line. */

@@ -266,6 +266,15 @@ final class ScriptAnalyzer {
           shell.linked(target, link, false);
         }
       }
+      case EXTRACT -> {
+        int[] dir = api.keyword() != null && kw.containsKey(api.keyword()) ? kw.get(api.keyword())
+            : name.startsWith("tar.") && kw.containsKey("C") ? kw.get("C")
+            : api.pathArg() >= 0 && api.pathArg() < args.size() ? args.get(api.pathArg()) : null;
+        Word w = dir == null ? null : pathWord(dir);
+        if (w != null) {
+          shell.extractInto(w, dotted);
+        }
+      }
       case DESERIALIZE -> {
         if (arg != null && fetchesFromNetwork(arg[0], arg[1], 0)) {
           findings.add(Flag.high("run-downloaded", "loads data from the network that can run code as it loads (" + dotted + ")"));
@@ -736,6 +745,19 @@ final class ScriptAnalyzer {
     if (rest.isEmpty()) {
       return;
     }
+    String program = interpreterOf(rest);
+    if (program != null) {
+      boolean fetchedCode = false;
+      for (int[] a : rest.subList(1, rest.size())) {
+        fetchedCode |= fetchesFromNetwork(a[0], a[1], 0);
+      }
+      for (String key : List.of("stdin_data", "input")) {
+        fetchedCode |= kw.containsKey(key) && fetchesFromNetwork(kw.get(key)[0], kw.get(key)[1], 0);
+      }
+      if (fetchedCode) {
+        findings.add(Flag.high("run-downloaded", "runs code fetched from the network (" + name + " " + program + ")"));
+      }
+    }
     boolean shellOption = values.isTrue(kw.get("shell"));
     List<List<Part>> words = new ArrayList<>();
     for (int[] a : rest) {
@@ -766,6 +788,33 @@ final class ScriptAnalyzer {
       cmd.append(cmd.length() == 0 ? "" : " ").append(shellWord(w));
     }
     shell.analyze(cmd.toString());
+  }
+
+  /** The interpreter an argv starts ("bash", "python3"), also behind sudo or env, or null. */
+  private String interpreterOf(List<int[]> argv) {
+    List<String> words = new ArrayList<>();
+    for (int[] a : argv) {
+      List<List<Part>> list = values.evalList(a[0], a[1]);
+      if (list != null) {
+        for (List<Part> w : list) {
+          words.add(w == null ? null : new Word(w, "").literal());
+        }
+      } else {
+        words.add(values.literalOf(a));
+      }
+      if (words.size() >= 4) {
+        break;
+      }
+    }
+    for (String w : words) {
+      if (w != null && BashAnalyzer.isInterpreter(w.strip())) {
+        return w.strip();
+      }
+      if (w == null || !(w.equals("sudo") || w.equals("env") || w.startsWith("-"))) {
+        return null;
+      }
+    }
+    return null;
   }
 
   /** R's system2(command, args): the pieces are pasted into one shell line. */

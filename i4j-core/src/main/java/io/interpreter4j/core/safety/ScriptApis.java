@@ -52,7 +52,9 @@ final class ScriptApis {
     /** Makes a link: {@code pathArg} is what it points to, {@code second} the link. */
     LINK,
     /** Deserializes data in a way that can run code it holds (Marshal.load): from the network, it runs that code. */
-    DESERIALIZE
+    DESERIALIZE,
+    /** Unpacks an archive into the folder in {@code pathArg} / {@code keyword}. */
+    EXTRACT
   }
 
   /**
@@ -113,6 +115,8 @@ final class ScriptApis {
     put(JS, Kind.LINK, 0, null, 1, "fs.symlinkSync", "fs.symlink", "fs.linkSync", "fs.link", "fs-extra.ensureSymlink",
         "fs-extra.ensureSymlinkSync");
     put(JS, Kind.LOAD, 0, "require", "module.require", "import", "createRequire");
+    put(JS, Kind.EXTRACT, 1, "dir", -1, "extract-zip", "decompress");
+    put(JS, Kind.EXTRACT, -1, "cwd", -1, "tar.x", "tar.extract");
     put(JS, Kind.DESERIALIZE, 0, "node-serialize.unserialize", "serialize-to-js.deserialize", "funcster.deepDeserialize");
     put(JS, Kind.CHMOD, 0, null, 1, "fs.chmodSync", "fs.chmod", "fs.lchmodSync", "fs.lchmod");
     put(JS, Kind.CHOWN, 0, "fs.chownSync", "fs.chown", "fs.lchownSync");
@@ -157,6 +161,7 @@ final class ScriptApis {
     put(RUBY, Kind.LINK, 0, null, 1, "FileUtils.ln_s", "FileUtils.ln_sf", "FileUtils.symlink", "File.symlink", "FileUtils.ln",
         "File.link");
     put(RUBY, Kind.LOAD, 0, "require", "load", "require_relative", "Kernel.load", "Kernel.require");
+    put(RUBY, Kind.EXTRACT, 1, "Minitar.unpack", "Archive::Tar::Minitar.unpack");
     put(RUBY, Kind.DESERIALIZE, 0, "Marshal.load", "Marshal.restore", "YAML.unsafe_load", "Psych.unsafe_load",
         "YAML.unsafe_load_file", "Oj.object_load");
     put(RUBY, Kind.CHMOD, 1, null, 0, "File.chmod", "FileUtils.chmod", "FileUtils.chmod_R", "File.lchmod");
@@ -200,6 +205,7 @@ final class ScriptApis {
         "yaml.write_yaml", "writexl.write_xlsx", "utils.write.csv");
     put(R, Kind.WRITE, 0, "description", -1, "sink", "file.create", "fs.file_create");
     put(R, Kind.LINK, 0, "from", 1, "file.symlink", "file.link", "fs.link_create");
+    put(R, Kind.EXTRACT, -1, "exdir", -1, "unzip", "untar", "utils.unzip", "utils.untar", "archive.archive_extract");
     put(R, Kind.COPY, 0, "from", 1, "file.copy", "fs.file_copy", "fs.dir_copy");
     put(R, Kind.MOVE, 0, "from", 1, "file.rename", "fs.file_move");
     put(R, Kind.APPEND, 0, "file1", -1, "file.append");

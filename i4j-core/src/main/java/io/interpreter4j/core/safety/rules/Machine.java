@@ -113,6 +113,9 @@ public final class Machine implements RuleFamily {
         || s.contains("«event aevtrrst»") || s.contains("«event aevtrsdn»"))) {
       block.flag(Flag.high("shutdown", "restarts, shuts down, sleeps or logs out the Mac (osascript)"));
     }
+    if (system && s.contains("login item") && (s.contains("make ") || s.contains("add "))) {
+      block.flag(Flag.high("persistence", "adds a login item that starts by itself at every login (osascript)"));
+    }
     int at = s.indexOf("do shell script");
     if (at >= 0) {
       int open = script.indexOf('"', at);
