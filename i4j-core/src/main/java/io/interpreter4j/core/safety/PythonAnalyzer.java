@@ -794,6 +794,8 @@ final class PythonAnalyzer {
       int[] a = args.get(0);
       if (a[1] - a[0] == 2 && toks.get(a[0]).is("-") && toks.get(a[0] + 1).text().equals("1")) {
         findings.add(Flag.high("kill-all", "kills every process you own (os.kill(-1, ...))"));
+      } else if (a[1] - a[0] == 1 && toks.get(a[0]).text().equals("1")) {
+        findings.add(Flag.high("kill-all", "signals init, process 1 (" + name + "(1, ...))"));
       } else if (!ownPid(a[0], a[1])) {
         findings.facts().foreignSignal(name);
       }

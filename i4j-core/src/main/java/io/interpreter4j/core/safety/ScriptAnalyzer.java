@@ -561,6 +561,9 @@ final class ScriptAnalyzer {
       return;
     }
     if (arg[1] - arg[0] == 1 && src.tok(arg[0]).kind() == T.NUMBER) {
+      if (src.tok(arg[0]).text().equals("1")) {
+        findings.add(Flag.high("kill-all", "signals init, process 1 (" + how + "(1))"));
+      }
       return;
     }
     for (int j = arg[0]; j < arg[1]; j++) {
