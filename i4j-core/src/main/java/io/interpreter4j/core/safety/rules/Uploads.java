@@ -48,12 +48,12 @@ public final class Uploads implements RuleFamily {
         }
         sendValue(call, block, "--body");
       }
-      case "gsutil", "s3cmd", "s5cmd", "mc", "azcopy", "rclone" -> copyToRemote(call, block, ops = call.operands(
-          List.of("-h", "-o", "--config", "--exclude", "--include", "--region")));
+      case "gsutil", "s3cmd", "s5cmd", "mc", "azcopy", "rclone" ->
+          copyToRemote(block, call.operands(List.of("-h", "-o", "--config", "--exclude", "--include", "--region")));
       case "gcloud" -> {
         ops = call.operands(List.of("--project", "--region", "--zone", "--format", "--account"));
         if (ops.size() >= 2 && ops.get(0).equals("storage")) {
-          copyToRemote(call, block, ops.subList(1, ops.size()));
+          copyToRemote(block, ops.subList(1, ops.size()));
         }
       }
       case "az" -> {
@@ -101,7 +101,7 @@ public final class Uploads implements RuleFamily {
     }
   }
 
-  private static void copyToRemote(ToolCall call, Block block, List<String> ops) {
+  private static void copyToRemote(Block block, List<String> ops) {
     int k = !ops.isEmpty() && ops.get(0).equals("-m") ? 1 : 0;
     if (ops.size() < k + 3) {
       return;
