@@ -153,6 +153,12 @@ final class BashAnalyzer implements Block {
   }
 
   @Override
+  public void sends(String path) {
+    findings.network();
+    uploaded(ShellLexer.word(path));
+  }
+
+  @Override
   public BlockFacts facts() {
     return findings.facts();
   }
@@ -461,6 +467,9 @@ final class BashAnalyzer implements Block {
     }
     if (inv.nameWord().literal() == null) {
       for (Part p : inv.nameWord().parts()) {
+        if (p.kind() == PartKind.VAR && findings.isFetchedVariable(p.text())) {
+          findings.add(Flag.high("run-downloaded", "runs a command fetched from the network ($" + p.text() + ")"));
+        }
         if (p.kind() == PartKind.SUBST && runsDownloader(p.text())) {
           findings.add(Flag.high("pipe-to-shell", "runs the output of a download as a command"));
         }
@@ -487,6 +496,7 @@ final class BashAnalyzer implements Block {
     }
     if (NETWORK.contains(name)) {
       findings.network();
+      secretPipedOut(inv, all, index);
     }
     if (READERS.contains(name)) {
       readsFiles(name, args, texts);
@@ -616,6 +626,25 @@ final class BashAnalyzer implements Block {
       }
       case "truncate" -> operands(args, Set.of("-s", "-r", "--size", "--reference")).forEach(w -> write(w, false));
       case "sed" -> sed(args, texts);
+      case "sponge" -> operands(args, Set.of()).forEach(w -> write(w, texts.contains("-a")));
+      case "awk", "gawk" -> {
+        int i = texts.indexOf("-i");
+        if (i >= 0 && i + 1 < texts.size() && texts.get(i + 1).equals("inplace")) {
+          List<Word> ops = operands(args, Set.of("-i", "-f", "-v", "-F", "-e"));
+          ops.subList(Math.min(1, ops.size()), ops.size()).forEach(w -> write(w, false));
+        }
+      }
+      case "npx", "http-server", "serve", "live-server" -> {
+        List<Word> ops = operands(args, Set.of("-p", "--port", "-a", "--address", "-l", "--listen", "-c"));
+        if (name.equals("npx") && !ops.isEmpty()) {
+          String tool = ops.get(0).text();
+          if (Set.of("http-server", "serve", "live-server").contains(tool)) {
+            serves("npx " + tool, ops.size() > 1 ? ops.get(1) : null, texts);
+          }
+        } else if (!name.equals("npx")) {
+          serves(name, ops.isEmpty() ? null : ops.get(0), texts);
+        }
+      }
       case "make", "gmake" -> make(args, texts);
       case "curl" -> curl(args, texts);
       case "wget" -> wget(args, texts);
@@ -628,6 +657,7 @@ final class BashAnalyzer implements Block {
       }
       case "eval" -> {
         if (!args.isEmpty()) {
+          runsFetched("eval", args);
           child().analyze(String.join(" ", expanded(args)));
           for (Word a : args) {
             if (a.literal() == null && valueOf(a) == null) {
@@ -648,7 +678,10 @@ final class BashAnalyzer implements Block {
           child().analyze(texts.get(dashC + 1));
         }
       }
-      case "source", "." -> source(args, texts);
+      case "source", "." -> {
+        hereStringFromDownload(inv);
+        source(args, texts);
+      }
       case "conda", "mamba", "micromamba" -> {
         if (!texts.isEmpty() && texts.get(0).equals("activate")) {
           venvActive = true;
@@ -735,13 +768,7 @@ final class BashAnalyzer implements Block {
           findings.wroteFile(target.path(), content);
         }
       } else if (r.reads()) {
-        Resolved res = resolve(r.target());
-        if (res.target() != null) {
-          String secret = judge.secret(res.target().path());
-          if (secret != null) {
-            findings.secretRead(secret);
-          }
-        }
+        noteRead(through(resolve(r.target()).target()));
       }
     }
   }
@@ -793,6 +820,9 @@ final class BashAnalyzer implements Block {
       ownPids.remove(name);
     }
     String v = value == null ? "" : valueOf(value);
+    if (persistent) {
+      findings.fetchedVariable(name, value != null && holdsFetched(value));
+    }
     if (name.equals("HISTFILE") && (v == null || v.isEmpty() || v.equals("/dev/null"))
         || (name.equals("HISTSIZE") || name.equals("HISTFILESIZE")) && "0".equals(v)) {
       findings.add(Flag.high("history-wipe", "disables shell history (" + name + "=" + (v == null ? "" : v) + ")"));
@@ -1027,6 +1057,32 @@ final class BashAnalyzer implements Block {
     }
   }
 
+  /** An archive another language unpacks into {@code dir} (zipfile's extractall, R's unzip): judged like tar -x -C. */
+  void extractInto(Word dir, String how) {
+    Target t = through(target(dir));
+    if (t == null) {
+      return;
+    }
+    Place p = judge.place(t.path());
+    if (p.isProtected() && p != Place.HOME_FILES) {
+      findings.add(Flag.high("extract-over", "extracts an archive over " + p.describe() + " (" + judge.display(t)
+          + "), replacing its files (" + how + ")"));
+    }
+  }
+
+  /** The interpreters that run a program given as an argument or on standard input. */
+  static boolean isInterpreter(String program) {
+    String name = basename(program);
+    return SHELLS.contains(name) || OTHER_INTERPRETERS.contains(name) || isVersioned(name, "python")
+        || name.equals("py") || isVersioned(name, "pypy");
+  }
+
+  /** Whether a path another language names is a file downloaded earlier in the block. */
+  boolean isDownloaded(Word w) {
+    Target t = through(target(w));
+    return t != null && downloaded.contains(t.path());
+  }
+
   /** The block's current folder as far as it is known, or null. */
   Path cwd() {
     return cwd;
@@ -1051,9 +1107,27 @@ final class BashAnalyzer implements Block {
 
   /** A file that is read (python open(), Path.read_text()): a secret counts towards exfiltration. */
   void read(Word w) {
-    Target t = target(w);
-    if (t != null && judge.secret(t.path()) != null) {
-      findings.secretRead(judge.secret(t.path()));
+    noteRead(through(target(w)));
+  }
+
+  /**
+   * A file the block reads: a secret counts towards exfiltration; a pid file outside the project names another
+   * program's process, so signalling that pid later kills what the block did not start.
+   */
+  private void noteRead(Target t) {
+    if (t == null) {
+      return;
+    }
+    String secret = judge.secret(t.path());
+    if (secret != null) {
+      findings.secretRead(secret);
+    }
+    Path name = t.path().getFileName();
+    if (name != null && name.toString().endsWith(".pid") && t.glob() == null) {
+      Place place = judge.place(t.path());
+      if (place != Place.PROJECT && place != Place.WORKDIR) {
+        findings.facts().processList("the pid file " + judge.display(t));
+      }
     }
   }
 
@@ -1074,7 +1148,7 @@ final class BashAnalyzer implements Block {
 
   /** chmod from another language, with the mode it sets when known ("666", "o+w"). */
   void permissions(Word w, String tool, String mode) {
-    Target t = target(w);
+    Target t = through(target(w));
     if (t != null) {
       findings.add(judge.permissions(t, false, tool, mode));
     }
@@ -1120,12 +1194,12 @@ final class BashAnalyzer implements Block {
   }
 
   Target write(Word w, boolean append) {
-    Resolved r = resolve(w);
-    if (r.target() == null) {
+    Target t = through(resolve(w).target());
+    if (t == null) {
       return null;
     }
-    findings.add(judge.write(r.target(), append));
-    return r.target();
+    findings.add(judge.write(t, append));
+    return t;
   }
 
   void created(Word w) {
@@ -1386,7 +1460,7 @@ final class BashAnalyzer implements Block {
     }
     String mode = tool.equals("chmod") && !reference ? valueOf(ops.get(0)) : null;
     for (Word w : paths) {
-      Target t = target(w);
+      Target t = through(target(w));
       if (t != null) {
         findings.add(judge.permissions(t, recursive, tool, mode));
       }
@@ -1676,10 +1750,56 @@ final class BashAnalyzer implements Block {
   private void link(List<Word> args, List<String> texts) {
     boolean force = texts.stream().anyMatch(t -> t.equals("--force")
         || (t.startsWith("-") && !t.startsWith("--") && t.indexOf('f') >= 0));
+    Word targetDir = null;
+    for (int k = 0; k + 1 < args.size(); k++) {
+      if (texts.get(k).equals("-t") || texts.get(k).equals("--target-directory")) {
+        targetDir = args.get(k + 1);
+      }
+    }
     List<Word> ops = operands(args, Set.of("-t", "--target-directory", "-S", "--suffix"));
-    if (force && ops.size() >= 2) {
+    if (force && ops.size() >= 2 && targetDir == null) {
       write(ops.get(ops.size() - 1), false);
     }
+    if (ops.isEmpty()) {
+      return;
+    }
+    if (targetDir != null) {
+      Word dir = targetDir;
+      ops.forEach(t -> linked(t, dir, true));
+    } else if (ops.size() == 1) {
+      linked(ops.get(0), ShellLexer.word("."), true);
+    } else {
+      Word last = ops.get(ops.size() - 1);
+      boolean intoDir = ops.size() > 2 || last.text().endsWith("/");
+      ops.subList(0, ops.size() - 1).forEach(t -> linked(t, last, intoDir));
+    }
+  }
+
+  /**
+   * A link the block makes to {@code target} at {@code link} (or, {@code intoDir}, inside that folder under the
+   * target's name): later writes and reads through the link reach the target. Relative targets are relative to the
+   * link's folder, as the kernel reads them.
+   */
+  void linked(Word target, Word link, boolean intoDir) {
+    Target l = target(link);
+    String t = target.literal() != null ? target.literal() : valueOf(target);
+    if (l == null || l.glob() != null || t == null || t.isEmpty()) {
+      return;
+    }
+    Path linkPath = intoDir ? l.path().resolve(basename(t)).normalize() : l.path();
+    Path base = linkPath.getParent() == null ? Path.of("/") : linkPath.getParent();
+    try {
+      Target absolute = t.startsWith("/") || t.startsWith("~") ? target(target) : null;
+      Path targetPath = absolute != null ? absolute.path() : base.resolve(t).normalize();
+      judge.linked(linkPath, targetPath);
+    } catch (InvalidPathException e) {
+      // not a path this machine could hold: no link to follow
+    }
+  }
+
+  /** Where an access to {@code t} lands once the links the block made are followed. */
+  private Target through(Target t) {
+    return t == null ? null : new Target(judge.throughLinks(t.path()), t.glob());
   }
 
   private void sed(List<Word> args, List<String> texts) {
@@ -1704,15 +1824,16 @@ final class BashAnalyzer implements Block {
       ops = ops.isEmpty() ? ops : ops.subList(0, ops.size() - 1);
     }
     for (Word w : ops) {
-      Target t = target(w);
+      Target t = through(target(w));
       if (t == null) {
         continue;
       }
-      String secret = judge.secret(t.path());
-      if (secret != null) {
-        findings.secretRead(secret);
+      if (judge.secret(t.path()) != null) {
+        noteRead(t);
       } else if (recursive && t.glob() == null && judge.containsSecrets(t.path())) {
         findings.secretRead(judge.display(t) + " (which holds secrets)");
+      } else {
+        noteRead(t);
       }
     }
   }
@@ -1747,13 +1868,26 @@ final class BashAnalyzer implements Block {
         uploaded(suffix(args.get(k), t.startsWith("-d@") ? 3 : 2));
       }
     }
+    boolean remoteName = texts.stream().anyMatch(t -> t.equals("--remote-name") || t.equals("--remote-name-all")
+        || t.startsWith("-") && !t.startsWith("--") && t.indexOf('O') > 0);
+    if (remoteName && cwd != null) {
+      // curl -O saves each URL under its own name in the current folder
+      for (String t : texts) {
+        if (t.startsWith("http://") || t.startsWith("https://") || t.startsWith("ftp://")) {
+          String file = basename(URL_TAIL.matcher(t).replaceAll(""));
+          if (!file.isEmpty() && !file.contains(":")) {
+            downloaded.add(cwd.resolve(file).normalize());
+          }
+        }
+      }
+    }
   }
 
   private void uploaded(Word file) {
     if (file == null || file.text().equals("-")) {
       return;
     }
-    Target t = target(file);
+    Target t = through(target(file));
     if (t == null) {
       return;
     }
@@ -1847,6 +1981,10 @@ final class BashAnalyzer implements Block {
       }
       if (isDecoder(feeder)) {
         findings.add(Flag.high("pipe-to-shell", "pipes decoded, hidden code into " + inv.name() + " (" + f + " | " + inv.name() + ")"));
+        return;
+      }
+      if ((f.equals("echo") || f.equals("printf")) && feeder.args().stream().anyMatch(this::holdsFetched)) {
+        findings.add(Flag.high("pipe-to-shell", "pipes downloaded code into " + inv.name() + " (" + f + " | " + inv.name() + ")"));
         return;
       }
       if ((f.equals("echo") || f.equals("printf")) && k == index - 1) {
@@ -1959,10 +2097,12 @@ final class BashAnalyzer implements Block {
 
   private void shell(Invocation inv, List<Invocation> all, int index) {
     List<Word> args = inv.args();
+    hereStringFromDownload(inv);
     for (int k = 0; k < args.size(); k++) {
       String t = args.get(k).text();
       if (t.startsWith("-") && !t.startsWith("--") && t.indexOf('c') > 0) {
         if (k + 1 < args.size()) {
+          runsFetched(inv.name() + " -c", List.of(args.get(k + 1)));
           // sh -c "$CMD", sh -c "$(printf 'rm -rf %s' ~)": the command is the value, when the block knows it
           String v = args.get(k + 1).literal() == null ? valueOf(args.get(k + 1)) : null;
           child().analyze(v != null ? v : args.get(k + 1).text());
@@ -1989,9 +2129,11 @@ final class BashAnalyzer implements Block {
 
   private void python(Invocation inv, List<Invocation> all, int index) {
     List<Word> args = inv.args();
+    hereStringFromDownload(inv);
     for (int k = 0; k < args.size(); k++) {
       String t = args.get(k).text();
       if (t.equals("-c") && k + 1 < args.size()) {
+        inlineFromDownload(inv, args.get(k + 1));
         new PythonAnalyzer(judge, findings, depth + 1, cwd, venvActive).analyze(args.get(k + 1).text());
         return;
       }
@@ -2004,6 +2146,13 @@ final class BashAnalyzer implements Block {
           operands(rest, Set.of("--prompt")).stream().findFirst().ifPresent(this::created);
         } else if (module.equals("http.server") || module.equals("SimpleHTTPServer")) {
           findings.network();
+          Word dir = null;
+          for (int j = 0; j + 1 < rest.size(); j++) {
+            if (rest.get(j).text().equals("-d") || rest.get(j).text().equals("--directory")) {
+              dir = rest.get(j + 1);
+            }
+          }
+          serves("python -m " + module, dir, expanded(rest));
         }
         return;
       }
@@ -2027,9 +2176,19 @@ final class BashAnalyzer implements Block {
 
   private void otherInterpreter(Invocation inv, List<Invocation> all, int index) {
     List<Word> args = inv.args();
+    hereStringFromDownload(inv);
+    inPlaceEdit(inv);
+    if (inv.name().equals("php") && inv.argTexts().contains("-S")) {
+      int t = inv.argTexts().indexOf("-t");
+      serves("php -S", t >= 0 && t + 1 < args.size() ? args.get(t + 1) : null, inv.argTexts());
+      return;
+    }
     for (int k = 0; k < args.size(); k++) {
       String t = args.get(k).text();
-      if ((t.equals("-e") || t.equals("-E") || t.equals("--eval") || t.equals("-r") || t.equals("-c")) && k + 1 < args.size()) {
+      boolean program = t.equals("-e") || t.equals("-E") || t.equals("--eval") || t.equals("-r") || t.equals("-c")
+          || t.startsWith("-") && !t.startsWith("--") && t.endsWith("e") && (inv.name().equals("perl") || inv.name().equals("ruby"));
+      if (program && k + 1 < args.size()) {
+        inlineFromDownload(inv, args.get(k + 1));
         DangerAnalyzer.analyzeNested(inv.name(), args.get(k + 1).text(), judge, findings, depth + 1, cwd, venvActive);
         return;
       }
@@ -2045,6 +2204,139 @@ final class BashAnalyzer implements Block {
     }
   }
 
+  /** {@code node -e "$(curl ...)"}, {@code python3 -c "$S"} with S downloaded: the program is whatever the download holds. */
+  private void inlineFromDownload(Invocation inv, Word program) {
+    if (holdsFetched(program)) {
+      findings.add(Flag.high("pipe-to-shell", "runs downloaded code as " + inv.name() + "'s program (" + inv.name()
+          + " " + abbreviate(program.text()) + ")"));
+    }
+  }
+
+  /**
+   * Whether a word's value is what a download printed: a substitution that runs curl or wget, or a variable the block
+   * assigned from one.
+   */
+  private boolean holdsFetched(Word w) {
+    for (Part p : w.parts()) {
+      if (p.kind() == PartKind.SUBST && runsDownloader(p.text())
+          || p.kind() == PartKind.VAR && findings.isFetchedVariable(p.text())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** eval, sh -c, a here-string into an interpreter, echo into sh: code that is a download's output runs. */
+  private void runsFetched(String how, List<Word> code) {
+    for (Word w : code) {
+      if (holdsFetched(w)) {
+        findings.add(Flag.high("run-downloaded", "runs code fetched from the network (" + how + " " + abbreviate(w.text()) + ")"));
+        return;
+      }
+    }
+  }
+
+  /** {@code bash <<< "$S"}, {@code python3 - <<< "$(curl ...)"}: the interpreter reads a download as its program. */
+  private void hereStringFromDownload(Invocation inv) {
+    for (Redirect r : inv.command().redirects) {
+      if (r.op().equals("<<<")) {
+        runsFetched(inv.name() + " <<<", List.of(r.target()));
+      }
+    }
+  }
+
+  /** {@code perl -pi -e ... FILE}, {@code ruby -i -pe ... FILE}: every file operand is rewritten in place. */
+  private void inPlaceEdit(Invocation inv) {
+    if (!inv.name().equals("perl") && !inv.name().equals("ruby")) {
+      return;
+    }
+    List<Word> args = inv.args();
+    boolean inPlace = false;
+    boolean programSeen = false;
+    for (int k = 0; k < args.size(); k++) {
+      String t = args.get(k).text();
+      if (t.startsWith("-") && !t.startsWith("--") && t.length() > 1) {
+        inPlace |= t.indexOf('i') > 0;
+        if (t.endsWith("e") || t.equals("-E")) {
+          k++;
+          programSeen = true;
+        }
+      } else if (inPlace && programSeen) {
+        write(args.get(k), false);
+      } else {
+        programSeen = true; // the script file comes first when there is no -e
+      }
+    }
+  }
+
+  /**
+   * Commands whose output is a credential: exported private keys, keychain and password-manager entries, access tokens
+   * of forges and clouds, secret-named environment variables, the shell's history. Piped into a network tool, the
+   * credential leaves the machine.
+   */
+  private String secretOutput(Invocation inv) {
+    List<String> t = inv.argTexts();
+    String verb = t.isEmpty() ? "" : t.get(0);
+    return switch (inv.name()) {
+      case "gpg", "gpg2" -> t.stream().anyMatch(a -> a.startsWith("--export-secret")) ? "exported private keys" : null;
+      case "security" -> verb.startsWith("find-") && verb.endsWith("password") || verb.equals("dump-keychain")
+          ? "the keychain" : null;
+      case "pass", "gopass" -> verb.equals("show") || !verb.isEmpty() && !verb.startsWith("-") && !Set.of("ls", "list",
+          "find", "search", "init", "git", "insert", "generate", "rm", "mv", "cp", "edit").contains(verb) ? "a password" : null;
+      case "op", "bw", "lpass", "keepassxc-cli" -> Set.of("read", "get", "show", "item").contains(verb) ? "a password" : null;
+      case "gh", "glab" -> t.size() >= 2 && verb.equals("auth") && t.get(1).equals("token") ? "the forge's token" : null;
+      case "gcloud" -> t.stream().anyMatch(a -> a.startsWith("print-") && a.endsWith("token")) ? "a cloud access token" : null;
+      case "az" -> t.contains("get-access-token") ? "a cloud access token" : null;
+      case "aws" -> t.contains("get-login-password") || t.contains("export-credentials") || t.contains("get-session-token")
+          || verb.equals("configure") && t.stream().anyMatch(a -> a.contains("secret") || a.contains("session_token"))
+          ? "cloud credentials" : null;
+      case "vault" -> verb.equals("read") || verb.equals("kv") && t.contains("get") || verb.equals("print") ? "a vault secret" : null;
+      case "kubectl" -> verb.equals("config") && t.contains("view") && t.contains("--raw")
+          || verb.equals("get") && t.size() > 1 && t.get(1).startsWith("secret") ? "cluster credentials" : null;
+      case "printenv" -> t.stream().anyMatch(SecretNames::isSecret) ? "a secret environment variable" : null;
+      case "echo", "printf" -> inv.args().stream().anyMatch(this::namesSecretVariable) ? "a secret environment variable" : null;
+      case "history" -> "the shell's history";
+      default -> null;
+    };
+  }
+
+  private boolean namesSecretVariable(Word w) {
+    for (Part p : w.parts()) {
+      if (p.kind() == PartKind.VAR && SecretNames.isSecret(p.text())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A network tool reading a credential from an earlier stage of its pipeline ({@code gh auth token | curl -d @-}). */
+  private void secretPipedOut(Invocation inv, List<Invocation> all, int index) {
+    int pipeline = inv.command().pipeline;
+    for (int k = index - 1; k >= 0 && all.get(k).command().pipeline == pipeline; k--) {
+      String what = secretOutput(all.get(k));
+      if (what != null) {
+        findings.add(Flag.high("secret-exfiltration", "sends " + what + " over the network (" + all.get(k).name() + " | "
+            + inv.name() + ")"));
+        return;
+      }
+    }
+  }
+
+  /**
+   * A web server started on a folder (python -m http.server, php -S, http-server): serving the home folder or one
+   * that holds keys hands them to whoever connects.
+   */
+  private void serves(String how, Word dir, List<String> texts) {
+    Target t = dir == null ? (cwd == null ? null : new Target(cwd, null)) : through(target(dir));
+    if (t == null || !judge.containsSecrets(t.path())) {
+      return;
+    }
+    boolean loopback = texts.stream().anyMatch(a -> a.equals("127.0.0.1") || a.equals("localhost") || a.equals("::1")
+        || a.startsWith("127.0.0.1:") || a.startsWith("localhost:"));
+    findings.add(loopback ? Flag.medium("serve-secrets", "serves " + judge.display(t) + ", which holds keys, on this machine (" + how + ")")
+        : Flag.high("serve-secrets", "serves " + judge.display(t) + ", which holds keys, to the network (" + how + ")"));
+  }
+
   // ---------------------------------------------------------------- installs
 
   private void pip(List<Word> args, Word executable, String how) {
@@ -2052,6 +2344,7 @@ final class BashAnalyzer implements Block {
     for (Word w : args) {
       texts.add(w.text());
     }
+    ToolRules.judge(new ToolCall("pip", expanded(args), false, ""), this);
     String sub = texts.stream().filter(t -> !t.startsWith("-")).findFirst().orElse("");
     if (!sub.equals("install") && !sub.equals("uninstall")) {
       return;

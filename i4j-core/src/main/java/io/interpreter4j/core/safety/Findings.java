@@ -61,6 +61,21 @@ final class Findings {
     }
   }
 
+  private final Set<String> fetchedVariables = new java.util.HashSet<>();
+
+  /** A shell variable of the block holds what a download printed ({@code S=$(curl ...)}), or no longer does. */
+  void fetchedVariable(String name, boolean fetched) {
+    if (fetched && fetchedVariables.size() < 256) {
+      fetchedVariables.add(name);
+    } else if (!fetched) {
+      fetchedVariables.remove(name);
+    }
+  }
+
+  boolean isFetchedVariable(String name) {
+    return fetchedVariables.contains(name);
+  }
+
   /** The content the block wrote to {@code path}, or null. */
   String writtenContent(Path path) {
     return writtenFiles.get(path);

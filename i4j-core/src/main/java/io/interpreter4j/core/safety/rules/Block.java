@@ -17,6 +17,12 @@ public interface Block {
   /** Shell code the command runs (ssh's remote command, a container's command): analysed as bash. */
   void runShell(String code);
 
+  /**
+   * A local file the command sends to another machine (a gist, a release asset, a bucket, a file host): a secret
+   * sent this way leaves the machine like one posted with curl.
+   */
+  void sends(String path);
+
   /** Facts gathered across the block's commands (containers it started, local remotes, combinations). */
   BlockFacts facts();
 }

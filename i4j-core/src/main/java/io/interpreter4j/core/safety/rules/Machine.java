@@ -2,6 +2,7 @@ package io.interpreter4j.core.safety.rules;
 
 import io.interpreter4j.core.safety.Flag;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -35,13 +36,99 @@ public final class Machine implements RuleFamily {
       "efibootmgr", "mdadm", "route", "swapoff", "swapon", "insmod", "rmmod", "setenforce", "update-grub", "grub-install",
       "grub2-install", "grub-mkconfig", "grub2-mkconfig", "ifdown", "ifup", "blkdiscard", "cryptsetup", "lvremove",
       "vgremove", "pvremove", "iptables-restore", "ip6tables-restore", "kexec", "pivot_root", "chroot", "tc",
-      "ethtool", "iw", "iwconfig", "netsh", "sysadminctl", "fdesetup", "tmutil", "nvram", "bless");
+      "ethtool", "iw", "iwconfig", "netsh", "sysadminctl", "fdesetup", "tmutil", "nvram", "bless", "osascript",
+      "dbus-send", "gdbus", "busctl", "qdbus", "qdbus6", "gnome-session-quit", "xfce4-session-logout", "lxqt-leave",
+      "rtcwake", "pm-suspend", "pm-hibernate", "pm-suspend-hybrid", "zzz");
+
+  /** What the power and session managers are asked to do when they end everything the user runs. */
+  private static final List<String> POWER_METHODS = List.of(
+      "poweroff", "reboot", "suspend", "hibernate", "halt", "hybridsleep", "logout", "terminatesession",
+      "killsession", "terminateuser", "killuser", "shutdown", "restart");
 
   @Override
   public void judge(ToolCall call, Block block) {
+    if (power(call, block)) {
+      return;
+    }
     String why = changes(call);
     if (why != null) {
       block.flag(Flag.high("machine-change", why + " (" + call.line() + ")"));
+    }
+  }
+
+  /**
+   * Shutting down, restarting, suspending or logging out through the desktop's own channels (AppleScript, D-Bus,
+   * session managers): everything the user runs ends, interpreter4j included. AppleScript's {@code do shell script}
+   * runs its text as shell code, as root {@code with administrator privileges}.
+   */
+  private static boolean power(ToolCall call, Block block) {
+    String tool = call.tool();
+    if (call.has("--help", "-h")) {
+      return false;
+    }
+    switch (tool) {
+      case "osascript" -> {
+        List<String> args = call.args();
+        for (int k = 0; k + 1 < args.size(); k++) {
+          if (args.get(k).equals("-e")) {
+            appleScript(args.get(k + 1), call, block);
+          }
+        }
+        return true;
+      }
+      case "dbus-send", "gdbus", "busctl", "qdbus", "qdbus6" -> {
+        String line = String.join(" ", call.args()).toLowerCase(Locale.ROOT);
+        if ((line.contains("login1") || line.contains("ksmserver") || line.contains("sessionmanager")
+            || line.contains("consolekit")) && POWER_METHODS.stream().anyMatch(m -> line.replace("-", "").contains(m))) {
+          block.flag(Flag.high("shutdown", "shuts down, suspends or logs out the machine (" + call.line() + ")"));
+        }
+        return true;
+      }
+      case "gnome-session-quit", "xfce4-session-logout", "lxqt-leave" -> {
+        block.flag(Flag.high("shutdown", "logs the user out or shuts down, ending every program (" + call.line() + ")"));
+        return true;
+      }
+      case "pm-suspend", "pm-hibernate", "pm-suspend-hybrid", "zzz" -> {
+        block.flag(Flag.high("shutdown", "suspends the machine (" + tool + ")"));
+        return true;
+      }
+      case "rtcwake" -> {
+        String mode = call.value("-m", "--mode");
+        if (mode != null && !Set.of("no", "show", "disable").contains(mode)) {
+          block.flag(Flag.high("shutdown", "suspends or powers off the machine until a timer (" + call.line() + ")"));
+        }
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  /** One AppleScript line: power verbs sent to the system, or shell code it runs. */
+  private static void appleScript(String script, ToolCall call, Block block) {
+    String s = script.toLowerCase(Locale.ROOT);
+    boolean system = s.contains("system events") || s.contains("\"finder\"") || s.contains("loginwindow");
+    if (system && (s.contains(" restart") || s.contains("shut down") || s.contains(" sleep") || s.contains("log out")
+        || s.contains("«event aevtrrst»") || s.contains("«event aevtrsdn»"))) {
+      block.flag(Flag.high("shutdown", "restarts, shuts down, sleeps or logs out the Mac (osascript)"));
+    }
+    if (system && s.contains("login item") && (s.contains("make ") || s.contains("add "))) {
+      block.flag(Flag.high("persistence", "adds a login item that starts by itself at every login (osascript)"));
+    }
+    int at = s.indexOf("do shell script");
+    if (at >= 0) {
+      int open = script.indexOf('"', at);
+      int close = open < 0 ? -1 : script.indexOf('"', open + 1);
+      while (close > 0 && script.charAt(close - 1) == '\\') {
+        close = script.indexOf('"', close + 1);
+      }
+      if (open >= 0 && close > open) {
+        block.runShell(script.substring(open + 1, close).replace("\\\"", "\""));
+      }
+      if (s.contains("administrator privileges")) {
+        block.flag(Flag.high("sudo", "runs shell code as root (osascript ... with administrator privileges)"));
+      }
     }
   }
 

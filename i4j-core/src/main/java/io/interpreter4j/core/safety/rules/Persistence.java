@@ -14,7 +14,7 @@ public final class Persistence implements RuleFamily {
 
   static final Set<String> TOOLS = Set.of(
       "crontab", "systemctl", "launchctl", "at", "batch", "loginctl", "git", "update-rc.d", "chkconfig", "rc-update",
-      "schtasks", "reg", "anacron", "systemd-run");
+      "schtasks", "reg", "anacron", "systemd-run", "defaults");
 
   /** git settings whose value is a program git runs, or a place it takes hooks and templates from. */
   private static final Set<String> GIT_PROGRAM_KEYS = Set.of(
@@ -75,6 +75,12 @@ public final class Persistence implements RuleFamily {
       case "reg" -> {
         if (words.contains("add") && call.line().toLowerCase(Locale.ROOT).contains("\\run")) {
           block.flag(Flag.high("persistence", "adds a program that runs at logon (" + call.line() + ")"));
+        }
+      }
+      case "defaults" -> {
+        if (words.contains("write") && words.stream().anyMatch(w -> w.equals("LoginHook") || w.equals("LogoutHook")
+            || w.equals("AutoLaunchedApplicationDictionary"))) {
+          block.flag(Flag.high("persistence", "registers a program that runs at every login (" + call.line() + ")"));
         }
       }
       case "git" -> gitConfig(call, block);

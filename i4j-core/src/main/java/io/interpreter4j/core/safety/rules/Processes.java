@@ -18,7 +18,7 @@ public final class Processes implements RuleFamily {
 
   static final Set<String> TOOLS = Set.of(
       "systemctl", "service", "launchctl", "pkill", "fuser", "pm2", "supervisorctl", "tmux", "loginctl", "rc-service",
-      "sv", "s6-svc", "initctl");
+      "sv", "s6-svc", "initctl", "brew");
 
   @Override
   public void judge(ToolCall call, Block block) {
@@ -39,6 +39,11 @@ public final class Processes implements RuleFamily {
           block.flag(Flag.high("service-stop", "stops a service (" + call.line() + ")"));
         } else if (words.size() >= 2 && SERVICE_RESTARTS.contains(words.get(1))) {
           block.flag(Flag.medium("service-restart", "restarts a service (" + call.line() + ")"));
+        }
+      }
+      case "brew" -> {
+        if (words.size() >= 2 && words.get(0).equals("services") && Set.of("stop", "kill").contains(words.get(1))) {
+          block.flag(Flag.high("service-stop", "stops a service (" + call.line() + ")"));
         }
       }
       case "sv", "initctl" -> {

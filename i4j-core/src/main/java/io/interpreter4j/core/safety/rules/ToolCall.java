@@ -111,6 +111,33 @@ public record ToolCall(String tool, List<String> args, boolean elevated, String 
     return false;
   }
 
+  /** Verbs after which the rest of the line is a command another program runs (its --help is that command's). */
+  private static final java.util.Set<String> RUNS_A_COMMAND = java.util.Set.of(
+      "run", "exec", "debug", "ssh", "run-command", "start-session", "execute", "invoke", "shell", "x", "dlx");
+
+  /**
+   * The command only prints its usage: {@code --help} or {@code -help} (terraform's spelling) before any
+   * {@code --}, on a tool that does not hand the rest of its line to another program ({@code ssh host cmd --help},
+   * {@code docker run img cmd --help} run {@code cmd}).
+   */
+  public boolean helpOnly() {
+    if (tool.equals("ssh") || tool.equals("xargs") || tool.equals("env")) {
+      return false;
+    }
+    for (String a : args) {
+      if (a.equals("--")) {
+        return false;
+      }
+      if (RUNS_A_COMMAND.contains(a)) {
+        return false;
+      }
+      if (a.equals("--help") || a.equals("-help")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The command as one line, for reasons. */
   public String line() {
     StringBuilder sb = new StringBuilder(tool);

@@ -27,6 +27,8 @@ public final class ToolRules {
     register(map, new Containers(), Containers.TOOLS);
     register(map, new Persistence(), Persistence.TOOLS);
     register(map, new Overwrites(), Overwrites.TOOLS);
+    register(map, new Uploads(), Uploads.TOOLS);
+    register(map, new PackageSources(), PackageSources.TOOLS);
     Map<String, List<RuleFamily>> frozen = new HashMap<>();
     map.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
     return Map.copyOf(frozen);
@@ -43,10 +45,10 @@ public final class ToolRules {
     return BY_TOOL.containsKey(tool);
   }
 
-  /** Runs every family that judges the call's tool. */
+  /** Runs every family that judges the call's tool; a call that only prints its usage ({@code --help}) does nothing. */
   public static void judge(ToolCall call, Block block) {
     List<RuleFamily> families = BY_TOOL.get(call.tool());
-    if (families == null) {
+    if (families == null || call.helpOnly()) {
       return;
     }
     for (RuleFamily f : families) {
