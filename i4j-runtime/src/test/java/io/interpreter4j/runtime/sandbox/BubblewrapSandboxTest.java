@@ -148,8 +148,8 @@ class BubblewrapSandboxTest {
     @EnabledOnOs(value = OS.LINUX, disabledReason = "the message names Linux's fix")
     void withoutBwrapItSaysHowToInstallIt() {
       BubblewrapSandbox missing = new BubblewrapSandbox(false, null);
-      assertEquals(Optional.of("bwrap not found: install bubblewrap (apt-get install bubblewrap) or run without "
-          + "--sandbox"), missing.availability());
+      assertEquals(Optional.of("bwrap not found: install bubblewrap (apt-get install bubblewrap) or run with "
+          + "--sandbox=none"), missing.availability());
       IllegalStateException e = assertThrows(IllegalStateException.class, missing::check);
       assertEquals(missing.availability().orElseThrow(), e.getMessage());
       assertThrows(IllegalStateException.class, () -> missing.wrap(List.of("true"), w, s));

@@ -82,14 +82,14 @@ class DockerSandboxTest {
     DockerSandbox docker = new DockerSandbox(false, "img", fake.toString());
     IllegalStateException e = assertThrows(IllegalStateException.class, docker::check);
     assertEquals("docker sandbox requested but no Docker engine is running: Cannot connect to the Docker daemon at "
-        + "unix:///var/run/docker.sock. Is the docker daemon running?; start Docker or run without --sandbox",
+        + "unix:///var/run/docker.sock. Is the docker daemon running?; start Docker or run with --sandbox=none",
         e.getMessage());
   }
 
   @Test
   void withoutTheDockerCommandItSaysSo() {
     assertEquals(Optional.of("docker sandbox requested but the docker command was not found: install Docker or run "
-        + "without --sandbox"), new DockerSandbox(false, "img", null).availability());
+        + "with --sandbox=none"), new DockerSandbox(false, "img", null).availability());
   }
 
   @Test
