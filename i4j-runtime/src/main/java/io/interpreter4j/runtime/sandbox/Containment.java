@@ -29,6 +29,11 @@ public final class Containment {
     return new Containment(settings, masked, Sandbox.of(settings, masked));
   }
 
+  /** The containment the settings describe, with this sandbox standing for the one they name (tests). */
+  static Containment of(SandboxSettings settings, Sandbox sandbox) {
+    return new Containment(settings, sandbox.masked(), sandbox);
+  }
+
   /** One sandbox for every session, whatever its approval mode (a test's or an embedder's explicit choice). */
   public static Containment fixed(Sandbox sandbox) {
     SandboxSettings.Kind kind = switch (sandbox.name()) {
