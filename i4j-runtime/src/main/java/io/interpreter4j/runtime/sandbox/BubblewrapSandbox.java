@@ -125,8 +125,8 @@ final class BubblewrapSandbox extends ProbedSandbox {
     mounts.values().forEach(all::addAll);
     // read-only once everything inside them is mounted: a writable session folder inside stays writable
     maskedFolders.forEach(p -> all.addAll(List.of("--remount-ro", p.toString())));
-    // the home folder is read-only: caches (pip's among them) go to the private /tmp
-    all.addAll(List.of("--setenv", "XDG_CACHE_HOME", "/tmp/.cache"));
+    // the home folder is read-only: caches (pip's among them, and npm's ~/.npm) go to the private /tmp
+    all.addAll(List.of("--setenv", "XDG_CACHE_HOME", "/tmp/.cache", "--setenv", "npm_config_cache", "/tmp/.npm"));
     all.addAll(List.of("--chdir", absolute(workdir).toString(), "--"));
     all.addAll(argv);
     return all;

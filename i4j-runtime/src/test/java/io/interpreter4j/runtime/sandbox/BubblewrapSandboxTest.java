@@ -283,6 +283,23 @@ class BubblewrapSandboxTest {
     }
 
     @Test
+    void npmInstallsALocalPackageIntoTheWorkdirWithItsCacheInThePrivateTmp() throws IOException {
+      io.interpreter4j.core.testing.RequiredTool.assume(Subprocess.executable("npm").isPresent(), "npm",
+          "apt-get install npm");
+      BubblewrapSandbox sandbox = sandbox(false);
+      Path pkg = Files.createDirectories(workdir.resolve("tinypkg"));
+      Files.writeString(pkg.resolve("package.json"), "{\"name\": \"tinypkg\", \"version\": \"1.0.0\"}");
+      Files.writeString(pkg.resolve("index.js"), "module.exports = 6 * 7;\n");
+      Subprocess.Result run = run(sandbox, "npm install --no-audit --no-fund --offline ./tinypkg >/dev/null && "
+          + "npm cache ls >/dev/null 2>&1; echo \"cache=$(npm config get cache)\"; "
+          + "node -e 'console.log(require(\"tinypkg\"))'");
+      assertEquals(0, run.exitCode(), run.output());
+      assertTrue(run.output().contains("cache=/tmp/.npm"), run.output());
+      assertTrue(run.output().contains("42"), run.output());
+      assertTrue(Files.isDirectory(workdir.resolve("node_modules/tinypkg")), "installed in the working directory");
+    }
+
+    @Test
     void theHostsLoopbackAndNamesAreUnreachable() throws IOException {
       BubblewrapSandbox sandbox = sandbox(false);
       try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
