@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "i4j", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     subcommands = {RunCommand.class, ServeCommand.class, SessionsCommand.class, ResumeCommand.class,
-        ShowCommand.class, ProfilesCommand.class},
+        ShowCommand.class, ProfilesCommand.class, DoctorCommand.class},
     description = {
         "Chat with a model that runs code on this machine, with your approval.",
         "Type a message and press Enter (a message between lines of \"\"\" spans several lines); %%help lists the "
