@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
         "  i4j -m openai/gpt-4o-mini -y                 auto-run every block",
         "  i4j --profile local                          settings from profiles/local.conf",
         "  i4j resume                                   continue the last conversation",
+        "  i4j doctor                                   what protects this machine from the code",
         "  i4j run -y --json -m replay:examples/hello.json \"say hello\"",
         "", "Configuration: docs/configuration.md. Events: docs/events.md. Terminal: docs/terminal.md."})
 final class ChatCommand implements Callable<Integer> {

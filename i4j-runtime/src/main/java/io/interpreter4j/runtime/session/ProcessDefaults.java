@@ -5,6 +5,7 @@ import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.sandbox.MaskedPaths;
 import io.interpreter4j.runtime.sandbox.SandboxSettings;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -47,6 +48,12 @@ public final class ProcessDefaults {
   /** reference.conf's containment, with this process's home, configuration and data folders hidden. */
   private static Containment reference() {
     Map<String, String> env = System.getenv();
-    return Containment.of(SandboxSettings.DEFAULT, MaskedPaths.standard(env, Settings.defaults().dataDir(), List.of()));
+    Path dataDir;
+    try {
+      dataDir = Settings.defaults().dataDir();
+    } catch (RuntimeException e) {
+      dataDir = null; // a broken configuration is reported where it is read; the secrets of the home stay masked
+    }
+    return Containment.of(SandboxSettings.DEFAULT, MaskedPaths.standard(env, dataDir, List.of()));
   }
 }
