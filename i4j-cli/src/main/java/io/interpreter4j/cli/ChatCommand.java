@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "i4j", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     subcommands = {RunCommand.class, ServeCommand.class, SessionsCommand.class, ResumeCommand.class,
-        ShowCommand.class, ProfilesCommand.class},
+        ShowCommand.class, ProfilesCommand.class, DoctorCommand.class},
     description = {
         "Chat with a model that runs code on this machine, with your approval.",
         "Type a message and press Enter (a message between lines of \"\"\" spans several lines); %%help lists the "
@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
         "  i4j -m openai/gpt-4o-mini -y                 auto-run every block",
         "  i4j --profile local                          settings from profiles/local.conf",
         "  i4j resume                                   continue the last conversation",
+        "  i4j doctor                                   what protects this machine from the code",
         "  i4j run -y --json -m replay:examples/hello.json \"say hello\"",
         "", "Configuration: docs/configuration.md. Events: docs/events.md. Terminal: docs/terminal.md."})
 final class ChatCommand implements Callable<Integer> {

@@ -27,7 +27,11 @@ final class CliBatchEnvironment implements BatchEnvironment {
 
   @Override
   public ActorSystem<?> actorSystem(Config config) {
-    SessionLauncher.applyProcessDefaults(config);
+    try {
+      SessionLauncher.applyProcessDefaults(config, Settings.from(config, env), env);
+    } catch (IllegalArgumentException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
+    }
     return CliSession.startSystem(config);
   }
 

@@ -151,8 +151,10 @@ final class CliSession implements AutoCloseable {
     return ask(Session.GetStatus::new);
   }
 
-  void autoRun(boolean on) {
-    session.tell(new Session.SetApprovalMode(on ? Settings.ApprovalMode.AUTO : Settings.ApprovalMode.ASK));
+  /** Switches auto-run on or off; the answer says where the code runs from now on (see Session.SetApprovalMode). */
+  Session.ModeSet autoRun(boolean on) {
+    Settings.ApprovalMode mode = on ? Settings.ApprovalMode.AUTO : Settings.ApprovalMode.ASK;
+    return ask(replyTo -> new Session.SetApprovalMode(mode, replyTo));
   }
 
   private <T> T ask(org.apache.pekko.japi.function.Function<ActorRef<T>, Session.Command> message) {

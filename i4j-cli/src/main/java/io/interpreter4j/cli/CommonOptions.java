@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options every command that talks to a model shares; each one overrides a configuration setting. */
@@ -39,13 +40,7 @@ public final class CommonOptions {
       description = "With -y, run even high-risk blocks without asking (deny rules still apply). See docs/safety.md.")
   boolean dangerouslyAllowAll;
 
-  @Option(names = "--sandbox", arity = "0..1", paramLabel = "KIND", fallbackValue = "auto",
-      description = "Run the code in a sandbox: alone, the platform's default (bwrap on Linux, seatbelt on macOS); "
-          + "or none, bwrap, docker, seatbelt. Read-only system, writable working directory, no network.")
-  String sandbox;
-
-  @Option(names = "--sandbox-network", description = "Let sandboxed code use the network.")
-  boolean sandboxNetwork;
+  @Mixin SandboxOptions sandbox = new SandboxOptions();
 
   @Option(names = "--json", description = "Print one JSON event per line on stdout and nothing else (see docs/events.md).")
   boolean json;
@@ -95,12 +90,7 @@ public final class CommonOptions {
     if (yes) {
       m.put("interpreter4j.approval.mode", "auto");
     }
-    if (sandbox != null) {
-      m.put("interpreter4j.sandbox.kind", sandbox);
-    }
-    if (sandboxNetwork) {
-      m.put("interpreter4j.sandbox.network", true);
-    }
+    sandbox.addTo(m);
     if (dangerouslyAllowAll) {
       m.put("interpreter4j.approval.dangerously-allow-all", true);
     }

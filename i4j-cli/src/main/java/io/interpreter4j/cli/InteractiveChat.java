@@ -14,6 +14,7 @@ import io.interpreter4j.cli.render.TerminalRenderer;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.runtime.session.ConversationRebuilder;
+import io.interpreter4j.runtime.session.ProcessDefaults;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.server.ServerConfig;
 import java.io.IOException;
@@ -130,7 +131,7 @@ final class InteractiveChat {
         options.profile != null ? options.profile : env.get("I4J_PROFILE"));
     if (!options.json) {
       display.println(display.theme().dim("interpreter4j · " + session.model() + " · "
-          + (launcher.autoRun() ? "auto-run (-y)" : "asks before running code")
+          + (launcher.autoRun() ? "auto-run (-y)" + sandboxed() : "asks before running code")
           + " · %help for commands · Ctrl-D exits"));
     }
     if (resume != null) {
@@ -139,6 +140,12 @@ final class InteractiveChat {
     }
     String prompt = display instanceof TerminalRenderer ? "\u001b[1;32m❯\u001b[0m " : "> ";
     return loop(reader, prompt, session, display, magic, approver, prompter);
+  }
+
+  /** ", in the bwrap sandbox" where auto-run code runs in one, else "". */
+  private static String sandboxed() {
+    String sandbox = ProcessDefaults.containment().forAutoRun().name();
+    return "none".equals(sandbox) ? "" : ", in the " + sandbox + " sandbox";
   }
 
   private static void removeHook(Thread hook) {

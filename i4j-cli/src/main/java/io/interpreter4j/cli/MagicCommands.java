@@ -22,6 +22,7 @@ import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.providers.context.ContextWindows;
 import io.interpreter4j.providers.context.TokenCounter;
 import io.interpreter4j.runtime.session.ConversationRebuilder;
+import io.interpreter4j.runtime.session.ProcessDefaults;
 import io.interpreter4j.runtime.session.Session;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,8 @@ final class MagicCommands {
   private final ShellCommand shell;
   private final String profile;
   private boolean autoRun;
+  /** The sandbox the session's code runs in ("none": unconfined). */
+  private String sandbox;
 
   MagicCommands(CliSession session, Settings settings, EventRenderer display, ShellCommand shell, String profile) {
     this.session = session;
@@ -64,6 +67,7 @@ final class MagicCommands {
     this.shell = shell;
     this.profile = profile;
     this.autoRun = settings.approvalMode() == Settings.ApprovalMode.AUTO;
+    this.sandbox = ProcessDefaults.containment().forMode(settings.approvalMode()).name();
   }
 
   /** Runs a {@code %} command line; problems are printed, never thrown. */
@@ -211,9 +215,24 @@ final class MagicCommands {
       return;
     }
     autoRun = on.orElse(!autoRun);
-    session.autoRun(autoRun);
-    ok(autoRun ? "auto-run is on: code runs without asking (high-risk blocks are still asked about)"
-        : "auto-run is off: you are asked before each block runs");
+    if (autoRun) {
+      // probed here, on this thread, rather than by the session on its own
+      ProcessDefaults.containment().forAutoRun();
+    }
+    Session.ModeSet set = session.autoRun(autoRun);
+    sandbox = set.sandbox();
+    String where = "none".equals(sandbox) ? "" : " in the " + sandbox + " sandbox";
+    if (!autoRun) {
+      ok("auto-run is off: you are asked before each block runs" + (where.isEmpty() ? "" : "; code stays" + where));
+      return;
+    }
+    ok("auto-run is on: code runs without asking" + where + " (high-risk blocks are still asked about)"
+        + (set.restarted() ? "; the REPL processes were restarted inside the sandbox, their state was reset" : "")
+        + (set.deferred() ? "; from the end of the running turn, when the REPL processes restart inside the sandbox"
+            : ""));
+    if ("none".equals(sandbox)) {
+      ProcessDefaults.containment().autoRunNotice().ifPresent(this::fail);
+    }
   }
 
   private void info() {
@@ -225,6 +244,8 @@ final class MagicCommands {
     row(sb, "model", model + (model.startsWith("replay:") ? "" : theme.dim(String.format(Locale.ROOT,
         " (context window %,d tokens)", ContextWindows.forModel(name)))));
     row(sb, "approval", autoRun ? "auto-run (high-risk blocks still ask)" : "asks before running code");
+    row(sb, "sandbox", "none".equals(sandbox) ? "none: code runs unconfined" : sandbox + theme.dim(
+        " · writes only in the working directory and /tmp · secrets hidden · 'i4j doctor' says more"));
     row(sb, "limits", "timeout " + EventRenderer.duration(settings.timeout().toMillis()) + " a block · "
         + settings.maxOutput() + " characters of output to the model · " + settings.maxIterations()
         + " model calls a message · " + settings.maxConsecutiveFailures() + " failures in a row");

@@ -58,6 +58,9 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
     SessionLauncher launcher = new SessionLauncher(options, env, System.out);
+    if (!launcher.autoRun()) {
+      SessionLauncher.announceAutoRun(System.err); // clients may start autoRun sessions
+    }
     ActorSystem<SessionManager.Command> system = CliSession.startSystem(launcher.config);
     ServerHandle server;
     try {

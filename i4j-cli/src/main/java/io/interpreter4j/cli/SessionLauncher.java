@@ -20,7 +20,8 @@ import java.nio.file.Files;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.VenvMode;
-import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.sandbox.Containment;
+import io.interpreter4j.runtime.sandbox.MaskedPaths;
 import io.interpreter4j.runtime.sandbox.SandboxSettings;
 import io.interpreter4j.runtime.session.ProcessDefaults;
 import io.interpreter4j.runtime.session.SessionIds;
@@ -60,22 +61,36 @@ final class SessionLauncher {
       throw new ModelFactory.UsageException("working directory not found: " + settings.workdir()
           + " (give an existing folder to --workdir)");
     }
-    applyProcessDefaults(config);
+    applyProcessDefaults(config, settings, env);
+    if (autoRun()) {
+      announceAutoRun(System.err);
+    }
   }
 
   /**
-   * The sandbox, pip-install mode and languages of every session of this process; an unusable sandbox or an invalid
-   * language definition is a usage error.
+   * The containment (which sandbox for auto-run and for ask sessions, what it hides), pip-install mode and languages
+   * of every session of this process; a named sandbox that cannot run, a bad masked path or an invalid language
+   * definition is a usage error.
    */
-  static void applyProcessDefaults(Config config) {
+  static void applyProcessDefaults(Config config, Settings settings, Map<String, String> env) {
     try {
-      Sandbox sandbox = Sandbox.of(SandboxSettings.from(config));
-      sandbox.check();
-      ProcessDefaults.set(sandbox, VenvMode.from(config));
+      SandboxSettings sandbox = SandboxSettings.from(config);
+      Containment containment = Containment.of(sandbox,
+          MaskedPaths.standard(env, settings.dataDir(), sandbox.maskedPaths()));
+      containment.check();
+      ProcessDefaults.set(containment, VenvMode.from(config));
       LanguageRegistry.configure(config); // what the system prompt lists; probing starts now, in the background
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new ModelFactory.UsageException(e.getMessage());
     }
+  }
+
+  /**
+   * Says once, on {@code err}, when code that runs without asking will run unconfined: the sandbox was turned off,
+   * or none can run here (probes the platform's sandbox, once). Nothing when it runs in a sandbox.
+   */
+  static void announceAutoRun(PrintStream err) {
+    ProcessDefaults.containment().autoRunNotice().ifPresent(notice -> err.println("i4j: " + notice));
   }
 
   /** The settings alone (for commands that only read the data folder): config file, profile, environment. */

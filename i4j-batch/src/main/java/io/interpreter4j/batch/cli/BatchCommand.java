@@ -19,6 +19,8 @@ import io.interpreter4j.core.config.DurationFlags;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.runtime.sandbox.SandboxSettings;
+import io.interpreter4j.runtime.session.ProcessDefaults;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -85,6 +87,15 @@ public final class BatchCommand implements Callable<Integer> {
   @Option(names = "--dangerously-allow-all", description = "With -y, run even high-risk blocks (deny rules still "
       + "apply). Without it a batch denies them: the model is told and may choose a safer way.")
   boolean dangerouslyAllowAll;
+
+  @Option(names = "--sandbox", arity = "0..1", paramLabel = "KIND", fallbackValue = "auto",
+      description = "Where code runs. Default (auto-run): with -y, in the platform's sandbox (bwrap on Linux, "
+          + "seatbelt on macOS). Alone: the platform's sandbox; or none, bwrap, docker, seatbelt, auto-run.")
+  String sandbox;
+
+  @Option(names = "--sandbox-network", arity = "0..1", paramLabel = "on|off", fallbackValue = "on",
+      description = "Whether sandboxed code may use the network: on (the default; the flag alone) or off.")
+  String sandboxNetwork;
 
   @Option(names = "--retry-failed", description = "Run again the tasks that finished other than done.")
   boolean retryFailed;
@@ -154,6 +165,20 @@ public final class BatchCommand implements Callable<Integer> {
     Config loaded;
     Settings settings;
     try {
+      if (sandbox != null) {
+        SandboxSettings.Kind.parse(sandbox);
+      }
+    } catch (IllegalArgumentException e) {
+      return usage("--sandbox: " + e.getMessage());
+    }
+    try {
+      if (sandboxNetwork != null) {
+        SandboxSettings.parseNetwork(sandboxNetwork);
+      }
+    } catch (IllegalArgumentException e) {
+      return usage("--sandbox-network: " + e.getMessage());
+    }
+    try {
       loaded = ConfigLoader.load(config, overrides(), env);
       settings = Settings.from(loaded, env);
     } catch (IllegalArgumentException e) {
@@ -171,6 +196,10 @@ public final class BatchCommand implements Callable<Integer> {
       return usage(e.getMessage());
     }
     ActorSystem<?> system = environment.actorSystem(loaded);
+    if (yes) {
+      // said once: the tasks' code runs without asking, and here unconfined
+      ProcessDefaults.containment().autoRunNotice().ifPresent(notice -> err.println("i4j batch: " + notice));
+    }
     try {
       String needModel = tasks.stream().filter(t -> t.modelSpec() == null).map(t -> Integer.toString(t.line()))
           .limit(10).collect(Collectors.joining(", "));
@@ -279,6 +308,12 @@ public final class BatchCommand implements Callable<Integer> {
     }
     if (dangerouslyAllowAll) {
       m.put("interpreter4j.approval.dangerously-allow-all", true);
+    }
+    if (sandbox != null) {
+      m.put("interpreter4j.sandbox.kind", SandboxSettings.Kind.parse(sandbox).configName());
+    }
+    if (sandboxNetwork != null) {
+      m.put("interpreter4j.sandbox.network", SandboxSettings.parseNetwork(sandboxNetwork));
     }
     return m;
   }

@@ -41,18 +41,24 @@ final class BubblewrapSandbox extends ProbedSandbox {
   /** Paths every launch may read wherever they are: interpreter4j's jar or classes folder, and its JVM. */
   private final List<Path> alwaysReadable;
 
-  BubblewrapSandbox(boolean network) {
-    this(network, onPath("bwrap"));
+  /** The bwrap on the PATH, binding back interpreter4j's own code and JVM. */
+  static BubblewrapSandbox onPath(boolean network, MaskedPaths masked) {
+    return new BubblewrapSandbox(network, onPath("bwrap"), ownCode(), masked);
   }
 
   /** {@code executable}: the bwrap to run, or null when there is none. */
   BubblewrapSandbox(boolean network, String executable) {
-    this(network, executable, ownCode());
+    this(network, executable, ownCode(), MaskedPaths.NONE);
   }
 
   /** {@code alwaysReadable}: paths bound read-only into every launch when the sandbox would hide them. */
   BubblewrapSandbox(boolean network, String executable, List<Path> alwaysReadable) {
-    super("bwrap", network, executable);
+    this(network, executable, alwaysReadable, MaskedPaths.NONE);
+  }
+
+  /** {@code masked}: paths hidden from the code (an empty read-only folder, a file that cannot be opened). */
+  BubblewrapSandbox(boolean network, String executable, List<Path> alwaysReadable, MaskedPaths masked) {
+    super("bwrap", network, executable, masked);
     this.alwaysReadable = List.copyOf(alwaysReadable);
   }
 
@@ -97,29 +103,52 @@ final class BubblewrapSandbox extends ProbedSandbox {
     if (sessionDir != null) {
       writable.add(absolute(sessionDir));
     }
-    // what the driver reads from a hidden folder comes back read-only; parents before children, so a session
-    // folder inside the working directory, or a working directory inside a bound checkout, is not covered
-    Map<Path, String> mounts = new TreeMap<>(HiddenReads.PARENTS_FIRST);
-    HiddenReads.of(hidden, writable, alwaysReadable, argv, env).forEach(p -> mounts.put(p, "--ro-bind"));
-    writable.forEach(p -> mounts.put(p, "--bind"));
-    mounts.forEach((path, kind) -> all.addAll(List.of(kind, path.toString(), path.toString())));
-    // the home folder is read-only: caches (pip's among them) go to the private /tmp
-    all.addAll(List.of("--setenv", "XDG_CACHE_HOME", "/tmp/.cache"));
+    // what the driver reads from a hidden folder comes back read-only; masked paths are covered; parents before
+    // children, so a session folder inside the working directory or inside a masked data folder, a working directory
+    // inside a bound checkout, or a masked ~/.ssh inside a working directory that is the home folder, stays as meant
+    Map<Path, List<String>> mounts = new TreeMap<>(HiddenReads.PARENTS_FIRST);
+    List<Path> readable = HiddenReads.of(hidden, writable, alwaysReadable, argv, env);
+    readable.forEach(p -> mounts.put(p, List.of("--ro-bind", p.toString(), p.toString())));
+    List<Path> maskedFolders = new ArrayList<>();
+    for (Path path : masked.present()) {
+      if (writable.contains(path) || !visible(path, hidden, writable, readable)) {
+        continue; // the working directory itself is never hidden; what the sandbox hides already needs no mask
+      }
+      if (Files.isDirectory(path)) {
+        mounts.put(path, List.of("--tmpfs", path.toString()));
+        maskedFolders.add(path);
+      } else {
+        mounts.put(path, List.of("--ro-bind", "/dev/null", path.toString()));
+      }
+    }
+    writable.forEach(p -> mounts.put(p, List.of("--bind", p.toString(), p.toString())));
+    mounts.values().forEach(all::addAll);
+    // read-only once everything inside them is mounted: a writable session folder inside stays writable
+    maskedFolders.forEach(p -> all.addAll(List.of("--remount-ro", p.toString())));
+    // the home folder is read-only: caches (pip's among them, and npm's ~/.npm) go to the private /tmp
+    all.addAll(List.of("--setenv", "XDG_CACHE_HOME", "/tmp/.cache", "--setenv", "npm_config_cache", "/tmp/.npm"));
     all.addAll(List.of("--chdir", absolute(workdir).toString(), "--"));
     all.addAll(argv);
     return all;
+  }
+
+  /** Whether {@code path} can be seen in the sandbox: outside the hidden folders, or inside something bound. */
+  private static boolean visible(Path path, List<Path> hidden, Set<Path> writable, List<Path> readable) {
+    return hidden.stream().noneMatch(path::startsWith) || writable.stream().anyMatch(path::startsWith)
+        || readable.stream().anyMatch(path::startsWith);
   }
 
   @Override
   public String promptSentence() {
     return "Your code runs in a bubblewrap sandbox: it can write only in the working directory and in /tmp (private "
         + "to this sandbox); the rest of the file system is read-only"
-        + (network ? "." : ", and there is no network access (pip can install only from local files).");
+        + (masked.paths().isEmpty() ? "" : ", and credentials (~/.ssh, ~/.aws, ...) are hidden")
+        + (network ? "." : "; there is no network access (pip can install only from local files).");
   }
 
   @Override
   public String toString() {
-    return "Sandbox[bwrap, network=" + network + "]";
+    return "Sandbox[bwrap, network=" + network + ", masked=" + masked.paths().size() + "]";
   }
 
   @Override
@@ -127,7 +156,7 @@ final class BubblewrapSandbox extends ProbedSandbox {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     if (!os.contains("linux")) {
       return Optional.of("the bwrap sandbox needs Linux (this is " + System.getProperty("os.name")
-          + "): use --sandbox=seatbelt on macOS or --sandbox=docker, or run without --sandbox");
+          + "): use --sandbox=seatbelt on macOS or --sandbox=docker, or run with --sandbox=none");
     }
     if (executable == null) {
       return Optional.of(notFound());
@@ -140,7 +169,7 @@ final class BubblewrapSandbox extends ProbedSandbox {
     String why = result.timedOut() ? "it did not finish within " + PROBE_TIMEOUT.toSeconds() + " s" : result.lastLine();
     return Optional.of("bwrap cannot create a sandbox here (" + why + "): unprivileged user namespaces may be "
         + "disabled (sysctl kernel.unprivileged_userns_clone=1, or AppArmor's userns restriction on Ubuntu); "
-        + "fix that or run without --sandbox");
+        + "fix that or run with --sandbox=none");
   }
 
   /** interpreter4j's own jar or classes folder (the JShell driver and the html renderer run from it) and its JVM. */
@@ -155,7 +184,7 @@ final class BubblewrapSandbox extends ProbedSandbox {
   }
 
   private static String notFound() {
-    return "bwrap not found: install bubblewrap (apt-get install bubblewrap) or run without --sandbox";
+    return "bwrap not found: install bubblewrap (apt-get install bubblewrap) or run with --sandbox=none";
   }
 
   private static Path absolute(Path path) {

@@ -25,13 +25,14 @@ final class DockerSandbox extends ProbedSandbox {
 
   private final String image;
 
-  DockerSandbox(boolean network, String image) {
-    this(network, image, onPath("docker"));
-  }
-
   /** {@code executable}: the docker client to run, or null when there is none. */
   DockerSandbox(boolean network, String image, String executable) {
-    super("docker", network, executable);
+    this(network, image, executable, MaskedPaths.NONE);
+  }
+
+  /** {@code masked}: hidden where they lie inside a shared folder (the rest of the host is not in the container). */
+  DockerSandbox(boolean network, String image, String executable, MaskedPaths masked) {
+    super("docker", network, executable, masked);
     this.image = image;
   }
 
@@ -87,6 +88,14 @@ final class DockerSandbox extends ProbedSandbox {
     for (String mount : mounts) {
       all.addAll(List.of("-v", mount + ":" + mount));
     }
+    // only what lies inside a shared folder is in the container at all (the working directory may be the home)
+    for (Path path : masked.present()) {
+      if (mounts.stream().anyMatch(m -> path.startsWith(m) && !path.equals(Path.of(m)))) {
+        all.addAll(Files.isDirectory(path)
+            ? List.of("--mount", "type=tmpfs,destination=" + path + ",readonly")
+            : List.of("-v", "/dev/null:" + path + ":ro"));
+      }
+    }
     all.addAll(List.of("-w", dir.toString()));
     // tini signals the interpreter's whole process group, so an interrupt reaches the code's children
     all.addAll(List.of("-e", "TINI_KILL_PROCESS_GROUP=1", "-e", "HOME=/tmp"));
@@ -119,7 +128,7 @@ final class DockerSandbox extends ProbedSandbox {
   Optional<String> probe() {
     if (executable == null) {
       return Optional.of("docker sandbox requested but the docker command was not found: install Docker or run "
-          + "without --sandbox");
+          + "with --sandbox=none");
     }
     Subprocess.Result info = Subprocess.run(List.of(executable, "info", "--format", "{{.ServerVersion}}"), null,
         Map.of(), PROBE_TIMEOUT);
@@ -129,6 +138,6 @@ final class DockerSandbox extends ProbedSandbox {
     String why = info.timedOut() ? "docker info did not answer within " + PROBE_TIMEOUT.toSeconds() + " s"
         : info.lastLine().isEmpty() ? "docker info exited with code " + info.exitCode() : info.lastLine();
     return Optional.of("docker sandbox requested but no Docker engine is running: " + why
-        + "; start Docker or run without --sandbox");
+        + "; start Docker or run with --sandbox=none");
   }
 }

@@ -16,12 +16,19 @@ abstract class ProbedSandbox implements Sandbox {
   final boolean network;
   /** The command to run, or null when there is none. */
   final String executable;
+  /** What the code must not see. */
+  final MaskedPaths masked;
   private volatile Optional<String> availability;
 
   ProbedSandbox(String name, boolean network, String executable) {
+    this(name, network, executable, MaskedPaths.NONE);
+  }
+
+  ProbedSandbox(String name, boolean network, String executable, MaskedPaths masked) {
     this.name = name;
     this.network = network;
     this.executable = executable;
+    this.masked = masked;
   }
 
   /** The path of {@code command} on the PATH, or null when there is none. */
@@ -32,6 +39,16 @@ abstract class ProbedSandbox implements Sandbox {
   @Override
   public final String name() {
     return name;
+  }
+
+  @Override
+  public final boolean network() {
+    return network;
+  }
+
+  @Override
+  public final MaskedPaths masked() {
+    return masked;
   }
 
   @Override

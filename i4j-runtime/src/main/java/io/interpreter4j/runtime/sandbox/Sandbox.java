@@ -17,17 +17,26 @@ public interface Sandbox {
   /** Set in a driver's environment when its launcher already leads the group: the driver must not leave it. */
   String SHARED_GROUP_ENV = "I4J_SHARED_PROCESS_GROUP";
 
-  /** The sandbox the settings name; AUTO is this platform's. Nothing is probed here: see {@link #check()}. */
+  /** The sandbox the settings name, hiding nothing: see {@link #of(SandboxSettings, MaskedPaths)}. */
   static Sandbox of(SandboxSettings settings) {
+    return of(settings, MaskedPaths.NONE);
+  }
+
+  /**
+   * The sandbox the settings name, hiding {@code masked} from the code; AUTO and AUTO_RUN are this platform's (which
+   * sessions get it is {@link Containment}'s choice). Nothing is probed here: see {@link #check()}.
+   */
+  static Sandbox of(SandboxSettings settings, MaskedPaths masked) {
     return switch (settings.resolvedKind()) {
-      case NONE -> settings.kind() == SandboxSettings.Kind.AUTO
-          ? new UnavailableSandbox("auto", "no sandbox is known for " + System.getProperty("os.name")
-              + " (bwrap runs on Linux, seatbelt on macOS): use --sandbox=docker or run without --sandbox")
-          : none();
-      case BWRAP -> new BubblewrapSandbox(settings.network());
-      case DOCKER -> new DockerSandbox(settings.network(), settings.dockerImage());
-      case SEATBELT -> new SeatbeltSandbox(settings.network());
-      case AUTO -> throw new IllegalStateException("AUTO is resolved by SandboxSettings.resolvedKind()");
+      case NONE -> settings.kind() == SandboxSettings.Kind.NONE ? none()
+          : new UnavailableSandbox(settings.kind().configName(), "no sandbox is known for "
+              + System.getProperty("os.name") + " (bwrap runs on Linux, seatbelt on macOS): use --sandbox=docker or "
+              + "run with --sandbox=none");
+      case BWRAP -> BubblewrapSandbox.onPath(settings.network(), masked);
+      case DOCKER -> new DockerSandbox(settings.network(), settings.dockerImage(),
+          ProbedSandbox.onPath("docker"), masked);
+      case SEATBELT -> new SeatbeltSandbox(settings.network(), masked);
+      case AUTO, AUTO_RUN -> throw new IllegalStateException("resolved by SandboxSettings.resolvedKind()");
     };
   }
 
@@ -71,4 +80,14 @@ public interface Sandbox {
 
   /** One sentence for the system prompt about what the code may do, or "" when nothing is confined. */
   String promptSentence();
+
+  /** Whether the code may use the network (true without a sandbox). */
+  default boolean network() {
+    return true;
+  }
+
+  /** The paths hidden from the code. */
+  default MaskedPaths masked() {
+    return MaskedPaths.NONE;
+  }
 }

@@ -18,7 +18,9 @@ final class Conversation {
 
   private static final int TITLE_LENGTH = 80;
 
-  private final String systemPrompt;
+  private String systemPrompt;
+  /** What a restore added to the system prompt about this conversation, or null. */
+  private String note;
   private final List<ChatMessage> history = new ArrayList<>();
   private final List<ChatMessage> view = Collections.unmodifiableList(history);
   /** The user's own texts, newest first. */
@@ -28,6 +30,15 @@ final class Conversation {
   Conversation(String systemPrompt) {
     this.systemPrompt = systemPrompt;
     history.add(ChatMessage.system(systemPrompt));
+  }
+
+  /**
+   * Adds a paragraph to the system prompt, from the next model call on and after a reset or restore too (a change
+   * of where the code runs, which stays true for the rest of the session).
+   */
+  void amendSystemPrompt(String paragraph) {
+    systemPrompt = systemPrompt.stripTrailing() + "\n\n" + paragraph.strip() + "\n";
+    history.set(0, ChatMessage.system(withNote(note)));
   }
 
   /** Everything the model gets on the next call, system prompt first (a read-only view). */
@@ -106,9 +117,14 @@ final class Conversation {
   private void replace(List<ChatMessage> messages, String note) {
     history.clear();
     userTexts.clear();
-    history.add(ChatMessage.system(note == null || note.isBlank() ? systemPrompt
-        : systemPrompt + "\n# About this conversation\n" + note.strip() + "\n"));
+    this.note = note;
+    history.add(ChatMessage.system(withNote(note)));
     history.addAll(messages);
+  }
+
+  private String withNote(String about) {
+    return about == null || about.isBlank() ? systemPrompt
+        : systemPrompt + "\n# About this conversation\n" + about.strip() + "\n";
   }
 
   private static String titleOf(String text) {

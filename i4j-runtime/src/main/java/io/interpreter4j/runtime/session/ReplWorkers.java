@@ -4,6 +4,7 @@ import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.repl.ReplWorker;
+import io.interpreter4j.runtime.sandbox.Sandbox;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,11 +33,14 @@ final class ReplWorkers {
   private final BiFunction<String, ActorRef<ReplWorker.Command>, Session.Command> onStopped;
   private final Map<String, ActorRef<ReplWorker.Command>> workers = new HashMap<>();
   private int generation;
+  /** Where new workers start their interpreters. */
+  private Sandbox sandbox;
 
-  ReplWorkers(ActorContext<Session.Command> context, SessionSpec spec, Path sessionDir, LanguageRegistry languages,
-              BiFunction<String, ActorRef<ReplWorker.Command>, Session.Command> onStopped) {
+  ReplWorkers(ActorContext<Session.Command> context, SessionSpec spec, Sandbox sandbox, Path sessionDir,
+              LanguageRegistry languages, BiFunction<String, ActorRef<ReplWorker.Command>, Session.Command> onStopped) {
     this.context = context;
     this.spec = spec;
+    this.sandbox = sandbox;
     this.sessionDir = sessionDir;
     this.languages = languages;
     this.onStopped = onStopped;
@@ -52,7 +56,7 @@ final class ReplWorkers {
     ReplConfig config = new ReplConfig(language, sessionDir, settings.workdir(), settings.idleTimeout(),
         settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
         settings.python().isBlank() ? null : settings.python())
-        .withSandbox(spec.sandbox()).withVenv(spec.venv()).withFaults(spec.faults());
+        .withSandbox(sandbox).withVenv(spec.venv()).withFaults(spec.faults());
     ActorRef<ReplWorker.Command> worker = context.spawn(ReplWorker.supervised(languages.worker(config)),
         (generation == 0 ? "repl-" : "repl-" + generation + "-") + URLEncoder.encode(language, StandardCharsets.UTF_8));
     context.watchWith(worker, onStopped.apply(language, worker));
@@ -80,5 +84,11 @@ final class ReplWorkers {
     workers.values().forEach(context::stop);
     workers.clear();
     generation++;
+  }
+
+  /** As {@link #restartAll()}, and the next blocks start their interpreters in {@code newSandbox}. */
+  void restartAll(Sandbox newSandbox) {
+    sandbox = newSandbox;
+    restartAll();
   }
 }

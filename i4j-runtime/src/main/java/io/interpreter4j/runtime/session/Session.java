@@ -15,6 +15,7 @@ import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.retry.RetryController;
+import io.interpreter4j.runtime.sandbox.Sandbox;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -108,8 +109,23 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   public record History(List<ChatMessage> messages) {}
 
-  /** Switch the approval gate between ask and auto (%auto_run, the dashboard). */
-  public record SetApprovalMode(Settings.ApprovalMode mode) implements Command {}
+  /**
+   * Switch the approval gate between ask and auto (%auto_run, the dashboard). When the session's containment puts
+   * auto-run code in a sandbox the session does not run in yet, switching to auto restarts the REPL processes inside
+   * it (their state is reset and the model is told so); while a turn runs, the switch waits for it to end. Switching
+   * back to ask keeps the sandbox. {@code replyTo}, if not null, hears what happened.
+   */
+  public record SetApprovalMode(Settings.ApprovalMode mode, ActorRef<ModeSet> replyTo) implements Command {
+    public SetApprovalMode(Settings.ApprovalMode mode) {
+      this(mode, null);
+    }
+  }
+
+  /**
+   * The answer to {@link SetApprovalMode}: the sandbox the code runs in from now on ("none": unconfined), whether the
+   * REPL processes were restarted into it, and whether the switch waits for the running turn to end.
+   */
+  public record ModeSet(Settings.ApprovalMode mode, String sandbox, boolean restarted, boolean deferred) {}
 
   private record FromStreamer(LlmStreamer.Reply reply) implements Command {}
 
@@ -160,6 +176,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final ConversationCommands edits;
   private final Instant started;
   private Settings.ApprovalMode approvalMode;
+  /** Where the code runs now; the workers start their interpreters in it. */
+  private Sandbox sandbox;
+  /** The sandbox a switch to auto waits to move into when the running turn ends, or null. */
+  private Sandbox pendingAutoRun;
   private Instant lastActivity;
   private long inputTokens;
   private long outputTokens;
@@ -174,6 +194,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     this.lastActivity = started;
     Settings settings = spec.settings();
     this.approvalMode = settings.approvalMode();
+    this.sandbox = spec.sandbox();
     Backoff backoff = new Backoff(settings.minBackoff(), settings.maxBackoff(), new Random());
     this.streamer = spawnWatched(LlmStreamer.create(spec.provider(), settings.defaultLanguage(),
         settings.modelAttempts(), backoff, context.messageAdapter(LlmStreamer.Reply.class, FromStreamer::new),
@@ -190,9 +211,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
     // the configuration the system was started with may add languages; installed ones are found in the background
     LanguageRegistry languages = LanguageRegistry.of(context.getSystem().settings().config());
     languages.discovery();
-    this.workers = new ReplWorkers(context, spec, sessionDir, languages, WorkerStopped::new);
+    this.workers = new ReplWorkers(context, spec, sandbox, sessionDir, languages, WorkerStopped::new);
     this.conversation = new Conversation(PromptBuilder.systemPrompt(spec.host(), LocalDate.now(),
-        settings.customInstructions(), List.of(spec.sandbox().promptSentence(), spec.venv().promptSentence())));
+        settings.customInstructions(), List.of(sandbox.promptSentence(), spec.venv().promptSentence())));
     this.turn = new TurnRunner(context, settings, events, conversation, new TurnRunner.Children(streamer, gate, retry,
         workers, context.messageAdapter(ApprovalGate.Reply.class, FromGate::new),
         context.messageAdapter(ReplWorker.Reply.class, FromWorker::new)), languages, spec.faults());
@@ -221,7 +242,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(Undo.class, guarded(m -> edit(() -> edits.undo(m.replyTo()))))
         .onMessage(Restore.class, guarded(m -> edit(() -> edits.restore(m))))
         .onMessage(GetHistory.class, m -> edit(() -> m.replyTo().tell(new History(List.copyOf(conversation.forModel())))))
-        .onMessage(SetApprovalMode.class, this::onSetApprovalMode)
+        .onMessage(SetApprovalMode.class, guarded(this::onSetApprovalMode))
         .onMessage(FromStreamer.class, guarded(this::onStreamer))
         .onMessage(FromGate.class, guarded(this::onGate))
         .onMessage(FromWorker.class, guarded(m -> step(() -> turn.onWorker(m.reply()))))
@@ -243,7 +264,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
     return message -> {
       TurnRunner.Phase phase = turn.phase();
       try {
-        return handler.apply(message);
+        switchWhenIdle();
+        Behavior<Command> next = handler.apply(message);
+        switchWhenIdle();
+        return next;
       } catch (RuntimeException e) {
         getContext().getLog().error("session {} crashed while {}", spec.id(), describe(phase), e);
         String reason = "the session crashed while " + describe(phase) + " (" + e.getMessage() + ")";
@@ -398,9 +422,52 @@ public final class Session extends AbstractBehavior<Session.Command> {
   }
 
   private Behavior<Command> onSetApprovalMode(SetApprovalMode m) {
+    if (m.mode() == Settings.ApprovalMode.AUTO) {
+      Sandbox target = spec.containment().forAutoRun(); // probed once per process; the front doors probe at start
+      if (target != sandbox) {
+        boolean busy = turn.busy();
+        if (busy) {
+          pendingAutoRun = target; // the running turn's blocks keep the current mode and sandbox
+        } else {
+          moveIntoSandbox(target);
+        }
+        answer(m, new ModeSet(m.mode(), target.name(), !busy, busy));
+        return this;
+      }
+    }
+    pendingAutoRun = null;
     approvalMode = m.mode();
     gate.tell(new ApprovalGate.SetMode(m.mode()));
+    answer(m, new ModeSet(m.mode(), sandbox.name(), false, false));
     return this;
+  }
+
+  /**
+   * Auto-run from now on, with the REPL processes restarted inside {@code target}: the model is told where its code
+   * may write and that the state of earlier blocks is gone.
+   */
+  private void moveIntoSandbox(Sandbox target) {
+    pendingAutoRun = null;
+    sandbox = target;
+    workers.restartAll(target);
+    conversation.amendSystemPrompt("Auto-run was switched on during this conversation. " + target.promptSentence()
+        + " The REPL processes were restarted inside the sandbox then: variables, imports and definitions of the "
+        + "blocks before are gone; define again what you need.");
+    approvalMode = Settings.ApprovalMode.AUTO;
+    gate.tell(new ApprovalGate.SetMode(approvalMode));
+  }
+
+  /** A switch to auto that waited for the running turn happens once the session is idle, before a new turn. */
+  private void switchWhenIdle() {
+    if (pendingAutoRun != null && !turn.busy()) {
+      moveIntoSandbox(pendingAutoRun);
+    }
+  }
+
+  private static void answer(SetApprovalMode m, ModeSet answer) {
+    if (m.replyTo() != null) {
+      m.replyTo().tell(answer);
+    }
   }
 
   private void touch() {

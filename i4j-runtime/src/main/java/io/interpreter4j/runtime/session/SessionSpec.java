@@ -6,6 +6,7 @@ import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.repl.VenvMode;
+import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.sandbox.Sandbox;
 import io.interpreter4j.runtime.supervision.Faults;
 import java.util.List;
@@ -14,39 +15,56 @@ import java.util.function.Consumer;
 /**
  * Everything a new session needs: its id, settings, its own model provider instance (a replay cassette is
  * replayed per session), who approves its blocks, the host facts for the system prompt, and the event
- * subscribers attached before its first event, and where its code runs: the sandbox, and where pip installs go.
+ * subscribers attached before its first event, and where its code runs: the containment (which sandbox, by the
+ * approval mode), and where pip installs go.
  */
 public record SessionSpec(String id, Settings settings, ModelProvider provider, Approver approver, HostInfo host,
-                          List<Consumer<Event>> subscribers, Sandbox sandbox, VenvMode venv, Faults faults) {
+                          List<Consumer<Event>> subscribers, Containment containment, VenvMode venv, Faults faults) {
 
   public SessionSpec {
     subscribers = List.copyOf(subscribers);
-    sandbox = sandbox == null ? Sandbox.none() : sandbox;
+    containment = containment == null ? Containment.fixed(Sandbox.none()) : containment;
     venv = venv == null ? VenvMode.AUTO : venv;
     faults = faults == null ? Faults.NONE : faults;
   }
 
+  /** One sandbox for the session whatever its approval mode. */
   public SessionSpec(String id, Settings settings, ModelProvider provider, Approver approver, HostInfo host,
                      List<Consumer<Event>> subscribers, Sandbox sandbox, VenvMode venv) {
-    this(id, settings, provider, approver, host, subscribers, sandbox, venv, Faults.NONE);
+    this(id, settings, provider, approver, host, subscribers,
+        Containment.fixed(sandbox == null ? Sandbox.none() : sandbox), venv, Faults.NONE);
   }
 
-  /** The process's sandbox and install mode ({@link ProcessDefaults}: none and auto unless set at start). */
+  /**
+   * The process's containment and install mode ({@link ProcessDefaults}: unless set at start, reference.conf's:
+   * auto-run code in the platform's sandbox, isolated installs).
+   */
   public SessionSpec(String id, Settings settings, ModelProvider provider, Approver approver, HostInfo host,
                      List<Consumer<Event>> subscribers) {
-    this(id, settings, provider, approver, host, subscribers, ProcessDefaults.sandbox(), ProcessDefaults.venv());
+    this(id, settings, provider, approver, host, subscribers, ProcessDefaults.containment(), ProcessDefaults.venv(),
+        Faults.NONE);
   }
 
+  /** The sandbox the session starts in: the containment's for its approval mode (may probe once, blocking). */
+  public Sandbox sandbox() {
+    return containment.forMode(settings.approvalMode());
+  }
+
+  /** This one sandbox whatever the approval mode. */
   public SessionSpec withSandbox(Sandbox value) {
+    return withContainment(Containment.fixed(value));
+  }
+
+  public SessionSpec withContainment(Containment value) {
     return new SessionSpec(id, settings, provider, approver, host, subscribers, value, venv, faults);
   }
 
   public SessionSpec withVenv(VenvMode value) {
-    return new SessionSpec(id, settings, provider, approver, host, subscribers, sandbox, value, faults);
+    return new SessionSpec(id, settings, provider, approver, host, subscribers, containment, value, faults);
   }
 
   /** Test-only crash points ({@link Faults}); the CLI, the server and batches never set any. */
   public SessionSpec withFaults(Faults value) {
-    return new SessionSpec(id, settings, provider, approver, host, subscribers, sandbox, venv, value);
+    return new SessionSpec(id, settings, provider, approver, host, subscribers, containment, venv, value);
   }
 }

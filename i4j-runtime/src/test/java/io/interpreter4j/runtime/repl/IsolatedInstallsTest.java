@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.testing.RequiredTool;
 import io.interpreter4j.runtime.repl.SandboxedReplWorkerTest.Run;
+import io.interpreter4j.runtime.sandbox.Containment;
+import io.interpreter4j.runtime.sandbox.MaskedPaths;
 import io.interpreter4j.runtime.sandbox.Sandbox;
+import io.interpreter4j.runtime.sandbox.SandboxSettings;
 import io.interpreter4j.runtime.sandbox.Subprocess;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -250,5 +253,29 @@ class IsolatedInstallsTest {
     assertTrue(lines.get(lines.size() - 1).startsWith(venv() + "/lib/"), install.stdout());
     assertNotGloballyInstalled("i4jtestpkg");
     python.tell(ReplWorker.Stop.INSTANCE);
+  }
+
+  @Test
+  void underTheDefaultContainmentAutoRunCodeInstallsIntoTheWorkdirVenv() throws IOException {
+    SandboxedReplWorkerTest.bwrap(true);
+    // what an auto-run session gets by default: the platform's sandbox with the network, the standard masks
+    Sandbox auto = Containment.of(SandboxSettings.DEFAULT, MaskedPaths.standard(System.getenv(), sessionDir.getParent(),
+        List.of())).forAutoRun();
+    assertEquals("bwrap", auto.name());
+    Files.copy(wheel, workdir.resolve(wheel.getFileName()));
+    ActorRef<ReplWorker.Command> python = worker("python", VenvMode.AUTO, auto);
+    Run install = run(python, 1, "!pip install --no-index ./" + wheel.getFileName() + "\n"
+        + "import i4jtestpkg, sys\nprint(sys.prefix)\nprint(i4jtestpkg.VALUE)");
+    assertEquals(0, install.result().exitCode(), install.all() + install.notice());
+    List<String> lines = install.stdout().strip().lines().toList();
+    assertEquals(List.of(venv().toString(), "42"), lines.subList(lines.size() - 2, lines.size()));
+    assertNotGloballyInstalled("i4jtestpkg");
+    ActorRef<ReplWorker.Command> bash = worker("bash", VenvMode.AUTO, auto);
+    Run inShell = run(bash, 2, "pip install --no-index ./" + wheel.getFileName() + " >/dev/null && python3 -c "
+        + "'import i4jtestpkg; print(i4jtestpkg.VALUE)'");
+    assertEquals(0, inShell.result().exitCode(), inShell.all() + inShell.notice());
+    assertTrue(inShell.stdout().contains("42"), inShell.stdout());
+    python.tell(ReplWorker.Stop.INSTANCE);
+    bash.tell(ReplWorker.Stop.INSTANCE);
   }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import io.interpreter4j.core.testing.OutsideTmp;
 
 class BubblewrapSandboxTest {
 
@@ -113,6 +114,48 @@ class BubblewrapSandboxTest {
     }
 
     @Test
+    void maskedFoldersBecomeEmptyAndReadOnlyMaskedFilesUnopenableAndTheSessionFolderStaysWritable(
+        @TempDir(factory = OutsideTmp.class) Path root) throws IOException {
+      Path home = Files.createDirectories(root.resolve("home"));
+      Path ssh = Files.createDirectories(home.resolve(".ssh"));
+      Path netrc = Files.writeString(home.resolve(".netrc"), "machine x password y\n");
+      Path data = Files.createDirectories(home.resolve(".local/share/interpreter4j"));
+      Path session = Files.createDirectories(data.resolve("sessions/abc"));
+      Path work = Files.createDirectories(root.resolve("work"));
+      MaskedPaths masked = MaskedPaths.of(List.of(ssh, netrc, data, home.resolve(".aws")), List.of());
+      List<String> argv = new BubblewrapSandbox(false, "/usr/bin/bwrap", List.of(), masked)
+          .wrap(List.of("true"), work, session);
+      assertHas(argv, "--tmpfs", ssh.toString());
+      assertHas(argv, "--ro-bind", "/dev/null", netrc.toString());
+      assertHas(argv, "--tmpfs", data.toString());
+      assertFalse(argv.contains(home.resolve(".aws").toString()), "what does not exist needs no mask: " + argv);
+      // the session folder is mounted inside the masked data folder, which becomes read-only after
+      int masking = indexOf(argv, "--tmpfs", data.toString());
+      int binding = indexOf(argv, "--bind", session.toString(), session.toString());
+      int readOnly = indexOf(argv, "--remount-ro", data.toString());
+      assertTrue(masking < binding && binding < readOnly, argv.toString());
+      assertHas(argv, "--remount-ro", ssh.toString());
+      assertTrue(readOnly < indexOf(argv, "--chdir"), argv.toString());
+
+      // the working directory is the home: the masks inside it come after it
+      List<String> inHome = new BubblewrapSandbox(false, "/usr/bin/bwrap", List.of(), masked)
+          .wrap(List.of("true"), home, session);
+      assertTrue(indexOf(inHome, "--bind", home.toString(), home.toString())
+          < indexOf(inHome, "--tmpfs", ssh.toString()), inHome.toString());
+      // a masked path that is the working directory itself stays the working directory
+      List<String> workIsMasked = new BubblewrapSandbox(false, "/usr/bin/bwrap", List.of(), masked)
+          .wrap(List.of("true"), ssh, session);
+      assertEquals(-1, indexOf(workIsMasked, "--tmpfs", ssh.toString()), workIsMasked.toString());
+    }
+
+    @Test
+    void thePromptSentenceSaysCredentialsAreHidden() {
+      assertTrue(new BubblewrapSandbox(true, "bwrap", List.of(), MaskedPaths.of(List.of(Path.of("/h/.ssh")),
+          List.of())).promptSentence().contains("credentials (~/.ssh, ~/.aws, ...) are hidden"));
+      assertFalse(new BubblewrapSandbox(true, "bwrap").promptSentence().contains("hidden"));
+    }
+
+    @Test
     void networkAllowedKeepsTheHostNetwork() {
       List<String> argv = new BubblewrapSandbox(true, "/usr/bin/bwrap").wrap(List.of("true"), w, s);
       assertFalse(argv.contains("--unshare-net"));
@@ -148,8 +191,8 @@ class BubblewrapSandboxTest {
     @EnabledOnOs(value = OS.LINUX, disabledReason = "the message names Linux's fix")
     void withoutBwrapItSaysHowToInstallIt() {
       BubblewrapSandbox missing = new BubblewrapSandbox(false, null);
-      assertEquals(Optional.of("bwrap not found: install bubblewrap (apt-get install bubblewrap) or run without "
-          + "--sandbox"), missing.availability());
+      assertEquals(Optional.of("bwrap not found: install bubblewrap (apt-get install bubblewrap) or run with "
+          + "--sandbox=none"), missing.availability());
       IllegalStateException e = assertThrows(IllegalStateException.class, missing::check);
       assertEquals(missing.availability().orElseThrow(), e.getMessage());
       assertThrows(IllegalStateException.class, () -> missing.wrap(List.of("true"), w, s));
@@ -201,6 +244,59 @@ class BubblewrapSandboxTest {
       assertEquals("kept\n", Files.readString(workdir.resolve("kept.txt")));
       assertEquals("spool\n", Files.readString(sessionDir.resolve("s.txt")));
       assertFalse(Files.exists(Path.of("/tmp/private.txt")), "/tmp inside is the sandbox's own");
+    }
+
+    @Test
+    void maskedSecretsCannotBeReadOrWrittenWhileTheRestOfTheHomeCanBeRead(
+        @TempDir(factory = OutsideTmp.class) Path root) throws IOException {
+      RequiredBwrap.sandbox(false);
+      Path home = Files.createDirectories(root.resolve("home"));
+      Path key = Files.writeString(Files.createDirectories(home.resolve(".ssh")).resolve("id_ed25519"),
+          "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n");
+      Files.writeString(home.resolve(".netrc"), "machine x password hunter2\n");
+      Files.writeString(home.resolve("notes.txt"), "visible notes\n");
+      Path data = Files.createDirectories(home.resolve(".local/share/interpreter4j"));
+      Path session = Files.createDirectories(data.resolve("sessions/mine"));
+      Files.writeString(Files.createDirectories(data.resolve("sessions/other")).resolve("events.jsonl"), "theirs\n");
+      Path work = Files.createDirectories(root.resolve("work"));
+      MaskedPaths masked = MaskedPaths.of(List.of(home.resolve(".ssh"), home.resolve(".netrc"), data), List.of());
+      BubblewrapSandbox sandbox = BubblewrapSandbox.onPath(false, masked);
+      Subprocess.Result run = Subprocess.run(sandbox.wrap(List.of("sh", "-c",
+          "cat " + key + "; echo \"key=$?\"; ls -A " + home.resolve(".ssh") + "; echo \"listed=$?\"; "
+              + "cat " + home.resolve(".netrc") + "; echo \"netrc=$?\"; "
+              + "touch " + home.resolve(".ssh/authorized_keys") + "; echo \"planted=$?\"; "
+              + "cat " + home.resolve("notes.txt") + "; "
+              + "ls " + data.resolve("sessions") + "; "
+              + "echo spool > " + session.resolve("spool.txt") + "; echo \"spooled=$?\""), work, session),
+          work, Map.of(), WAIT);
+      String out = run.output();
+      assertFalse(out.contains("secret") || out.contains("hunter2"), out);
+      assertTrue(out.contains("key=1"), out);
+      assertTrue(out.contains("listed=0"), "the folder is there, empty: " + out);
+      assertTrue(out.contains("netrc=1"), out);
+      assertTrue(out.contains("planted=1") && out.contains("Read-only file system"), out);
+      assertFalse(Files.exists(home.resolve(".ssh/authorized_keys")));
+      assertTrue(out.contains("visible notes"), "the rest of the home is readable: " + out);
+      assertTrue(out.contains("mine") && !out.contains("other"), "only the session's own folder: " + out);
+      assertTrue(out.contains("spooled=0"), out);
+      assertEquals("spool\n", Files.readString(session.resolve("spool.txt")));
+    }
+
+    @Test
+    void npmInstallsALocalPackageIntoTheWorkdirWithItsCacheInThePrivateTmp() throws IOException {
+      io.interpreter4j.core.testing.RequiredTool.assume(Subprocess.executable("npm").isPresent(), "npm",
+          "apt-get install npm");
+      BubblewrapSandbox sandbox = sandbox(false);
+      Path pkg = Files.createDirectories(workdir.resolve("tinypkg"));
+      Files.writeString(pkg.resolve("package.json"), "{\"name\": \"tinypkg\", \"version\": \"1.0.0\"}");
+      Files.writeString(pkg.resolve("index.js"), "module.exports = 6 * 7;\n");
+      Subprocess.Result run = run(sandbox, "npm install --no-audit --no-fund --offline ./tinypkg >/dev/null && "
+          + "npm cache ls >/dev/null 2>&1; echo \"cache=$(npm config get cache)\"; "
+          + "node -e 'console.log(require(\"tinypkg\"))'");
+      assertEquals(0, run.exitCode(), run.output());
+      assertTrue(run.output().contains("cache=/tmp/.npm"), run.output());
+      assertTrue(run.output().contains("42"), run.output());
+      assertTrue(Files.isDirectory(workdir.resolve("node_modules/tinypkg")), "installed in the working directory");
     }
 
     @Test

@@ -45,6 +45,23 @@ class DockerSandboxTest {
   }
 
   @Test
+  void maskedPathsInsideASharedFolderAreCoveredAndTheRestOfTheHostIsNotInTheContainerAnyway() throws IOException {
+    Path ssh = Files.createDirectories(workdir.resolve(".ssh"));
+    Path netrc = Files.writeString(workdir.resolve(".netrc"), "x");
+    Path elsewhere = Files.createDirectories(workdir.getParent().resolve("i4j-not-shared-" + ProcessHandle.current()
+        .pid()));
+    try {
+      MaskedPaths masked = MaskedPaths.of(List.of(ssh, netrc, elsewhere), List.of());
+      List<String> argv = new DockerSandbox(false, "img", "docker", masked).wrap(List.of("true"), workdir, workdir);
+      assertHas(argv, "--mount", "type=tmpfs,destination=" + ssh + ",readonly");
+      assertHas(argv, "-v", "/dev/null:" + netrc + ":ro");
+      assertFalse(String.join(" ", argv).contains(elsewhere.toString()), argv.toString());
+    } finally {
+      Files.delete(elsewhere);
+    }
+  }
+
+  @Test
   void networkAllowedUsesTheDefaultNetwork() {
     List<String> argv = new DockerSandbox(true, "img", "docker").wrap(List.of("true"), workdir, workdir);
     assertFalse(argv.contains("--network"));
@@ -82,14 +99,14 @@ class DockerSandboxTest {
     DockerSandbox docker = new DockerSandbox(false, "img", fake.toString());
     IllegalStateException e = assertThrows(IllegalStateException.class, docker::check);
     assertEquals("docker sandbox requested but no Docker engine is running: Cannot connect to the Docker daemon at "
-        + "unix:///var/run/docker.sock. Is the docker daemon running?; start Docker or run without --sandbox",
+        + "unix:///var/run/docker.sock. Is the docker daemon running?; start Docker or run with --sandbox=none",
         e.getMessage());
   }
 
   @Test
   void withoutTheDockerCommandItSaysSo() {
     assertEquals(Optional.of("docker sandbox requested but the docker command was not found: install Docker or run "
-        + "without --sandbox"), new DockerSandbox(false, "img", null).availability());
+        + "with --sandbox=none"), new DockerSandbox(false, "img", null).availability());
   }
 
   @Test

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 class SandboxSettingsTest {
 
   @Test
-  void referenceConfHasNoSandboxAndIsolatedInstalls() {
+  void referenceConfSandboxesAutoRunCodeWithTheNetworkAndIsolatesInstalls() {
     SandboxSettings settings = SandboxSettings.from(ConfigFactory.load());
-    assertEquals(SandboxSettings.NONE, settings);
-    assertEquals(Kind.NONE, settings.kind());
-    assertFalse(settings.network());
+    assertEquals(SandboxSettings.DEFAULT, settings);
+    assertEquals(Kind.AUTO_RUN, settings.kind());
+    assertTrue(settings.network());
+    assertEquals(List.of(), settings.maskedPaths());
     assertEquals("python:3.12-slim", settings.dockerImage());
     assertEquals(VenvMode.AUTO, VenvMode.from(ConfigFactory.load()));
   }
@@ -32,6 +33,11 @@ class SandboxSettingsTest {
         "interpreter4j.sandbox.kind", "docker", "interpreter4j.sandbox.network", true,
         "interpreter4j.sandbox.docker-image", "python:3.13")).withFallback(ConfigFactory.load()));
     assertEquals(new SandboxSettings(Kind.DOCKER, true, "python:3.13"), settings);
+    SandboxSettings masked = SandboxSettings.from(ConfigFactory.parseMap(Map.of(
+        "interpreter4j.sandbox.masked-paths", List.of("~/.vault-token", "/srv/secrets"),
+        "interpreter4j.sandbox.network", "off")).withFallback(ConfigFactory.load()));
+    assertEquals(List.of("~/.vault-token", "/srv/secrets"), masked.maskedPaths());
+    assertFalse(masked.network(), "the flag's word off is read too");
     assertEquals(VenvMode.OFF,
         VenvMode.from(ConfigFactory.parseMap(Map.of("interpreter4j.python.venv", "off"))));
   }
@@ -44,13 +50,22 @@ class SandboxSettingsTest {
     assertEquals(Kind.BWRAP, SandboxSettings.NONE.withFlag("bwrap").kind());
     assertEquals(Kind.SEATBELT, SandboxSettings.NONE.withFlag("Seatbelt").kind());
     assertEquals(Kind.NONE, SandboxSettings.NONE.withFlag("bwrap").withFlag("none").kind());
+    assertEquals(Kind.AUTO_RUN, SandboxSettings.NONE.withFlag("auto-run").kind());
+    assertEquals("auto-run", Kind.AUTO_RUN.configName());
+    // --sandbox-network alone is on, as before; =off turns it off
+    assertTrue(SandboxSettings.parseNetwork(""));
+    assertTrue(SandboxSettings.parseNetwork("on"));
+    assertFalse(SandboxSettings.parseNetwork("off"));
+    assertFalse(SandboxSettings.parseNetwork("false"));
+    assertEquals("'maybe' is not on or off",
+        assertThrows(IllegalArgumentException.class, () -> SandboxSettings.parseNetwork("maybe")).getMessage());
     assertTrue(SandboxSettings.NONE.withFlag("bwrap").withNetwork(true).network());
   }
 
   @Test
   void anUnknownKindIsRejectedWithTheChoices() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kind.parse("firejail"));
-    assertEquals("unknown sandbox 'firejail': use none, bwrap, docker, seatbelt or auto", e.getMessage());
+    assertEquals("unknown sandbox 'firejail': use auto-run, none, bwrap, docker, seatbelt or auto", e.getMessage());
     IllegalArgumentException fromConfig = assertThrows(IllegalArgumentException.class, () -> SandboxSettings.from(
         ConfigFactory.parseMap(Map.of("interpreter4j.sandbox.kind", "jail")).withFallback(ConfigFactory.load())));
     assertTrue(fromConfig.getMessage().startsWith("interpreter4j.sandbox.kind: unknown sandbox 'jail'"),
@@ -65,6 +80,7 @@ class SandboxSettingsTest {
     assertEquals(Kind.NONE, Kind.platformDefault("Windows 11"));
     String os = System.getProperty("os.name");
     assertEquals(Kind.platformDefault(os), SandboxSettings.NONE.withKind(Kind.AUTO).resolvedKind());
+    assertEquals(Kind.platformDefault(os), SandboxSettings.NONE.withKind(Kind.AUTO_RUN).resolvedKind());
   }
 
   @Test

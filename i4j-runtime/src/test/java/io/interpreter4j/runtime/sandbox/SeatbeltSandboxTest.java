@@ -51,6 +51,27 @@ class SeatbeltSandboxTest {
   }
 
   @Test
+  void maskedPathsAreParametersDeniedForReadingAndWritingAndAFolderInsideOneIsAllowedAgain() throws Exception {
+    Path ssh = Files.createDirectories(workdir.resolve("home/.ssh"));
+    Path data = Files.createDirectories(workdir.resolve("home/data"));
+    Path session = Files.createDirectories(data.resolve("sessions/abc"));
+    Path work = Files.createDirectories(workdir.resolve("work"));
+    MaskedPaths masked = MaskedPaths.of(List.of(ssh, data, workdir.resolve("home/.aws")), List.of());
+    List<String> argv = new SeatbeltSandbox(false, masked).wrap(List.of("true"), work, session);
+    String profile = argv.get(2);
+    assertEquals(SeatbeltSandbox.profile(false, 2, List.of("SESSION_DIR")), profile);
+    assertTrue(profile.contains("(deny file-read-data file-write* (subpath (param \"MASK_0\")))"), profile);
+    assertTrue(profile.indexOf("MASK_1") < profile.indexOf("(allow file-read-data file-write* (subpath (param "
+        + "\"SESSION_DIR\")))"), "the later rule wins: " + profile);
+    assertTrue(argv.contains("MASK_0=" + ssh.toRealPath()), argv.toString());
+    assertTrue(argv.contains("MASK_1=" + data.toRealPath()), argv.toString());
+    assertFalse(argv.stream().anyMatch(a -> a.startsWith("MASK_2")), "what does not exist needs no rule");
+    assertFalse(profile.contains(ssh.toString()), "paths are parameters, never profile text");
+    assertEquals(count(profile, '('), count(profile, ')'), "balanced parentheses");
+    assertTrue(new SeatbeltSandbox(true, masked).promptSentence().contains("are hidden"));
+  }
+
+  @Test
   @DisabledOnOs(value = OS.MAC, disabledReason = "this machine is a Mac")
   void offMacOsItIsUnavailableWithTheReason() {
     String reason = new SeatbeltSandbox(false).availability().orElseThrow();

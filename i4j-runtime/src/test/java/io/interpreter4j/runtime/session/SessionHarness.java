@@ -119,9 +119,15 @@ final class SessionHarness {
 
   /** A session with this id whose actors crash at the armed points of {@code faults}. */
   Running start(String id, ModelProvider provider, Approver approver, Map<String, Object> overrides, Faults faults) {
+    return start(id, provider, approver, overrides, spec -> spec.withFaults(faults));
+  }
+
+  /** A session whose spec {@code adjust} changes (its containment, ...) before it starts. */
+  Running start(String id, ModelProvider provider, Approver approver, Map<String, Object> overrides,
+                java.util.function.UnaryOperator<SessionSpec> adjust) {
     Running running = new Running(id, null);
-    SessionSpec spec = new SessionSpec(id, settings(overrides), provider, approver, HOST, List.of(running::accept))
-        .withFaults(faults);
+    SessionSpec spec = adjust.apply(new SessionSpec(id, settings(overrides), provider, approver, HOST,
+        List.of(running::accept)));
     running.ref = testKit.spawn(Session.create(spec), "session-" + id);
     return running;
   }
