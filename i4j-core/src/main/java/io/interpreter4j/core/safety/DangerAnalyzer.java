@@ -20,6 +20,11 @@ public final class DangerAnalyzer {
       "ProcessBuilder", "shell_exec", "passthru(", "%x(", "exec.Command", "Process.Start", "Start-Process",
       "Invoke-Expression", "child_process", "os/exec", "Command::new", "sh(");
 
+  /** Rules judged on the text of a block in any language, whatever its language's analyzer makes of it. */
+  private static final List<java.util.function.Function<String, List<Flag>>> BLOCK_TEXT_RULES = List.of(
+      io.interpreter4j.core.safety.rules.RemoteShells::judge, io.interpreter4j.core.safety.rules.SecretSends::judge,
+      io.interpreter4j.core.safety.rules.RemoteApis::judge, io.interpreter4j.core.safety.rules.WideFileEffects::judge);
+
   /** The risk of running {@code code} as {@code language} in {@code ctx}; LOW for null or blank code. */
   public Risk analyze(String language, String code, AnalysisContext ctx) {
     java.util.Objects.requireNonNull(ctx, "ctx");
@@ -38,6 +43,7 @@ public final class DangerAnalyzer {
         default -> analyzeOther(code, judge, findings, 0, ctx.workdir(), ctx.venvActive());
       }
       GateBypassRules.check(code, findings);
+      BLOCK_TEXT_RULES.forEach(rule -> rule.apply(code).forEach(findings::add));
     } catch (RuntimeException | StackOverflowError e) {
       // an analyzer bug must not wave code through: refuse what cannot be understood
       findings.add(Flag.high("analysis-failed", "could not be analysed (" + e.getClass().getSimpleName() + ")"));

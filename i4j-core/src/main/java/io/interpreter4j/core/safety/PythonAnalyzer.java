@@ -1122,14 +1122,16 @@ final class PythonAnalyzer {
       call(module + "." + name, receiverFrom, from, to);
       return;
     }
+    Map<String, int[]> kw = new HashMap<>();
+    List<int[]> args = arguments(from, to, kw);
+    // a server-side dry run (kubernetes dry_run="All", boto3 DryRun=True) changes nothing
+    boolean dryRun = kw.containsKey("dry_run") || kw.containsKey("DryRun");
     for (String d : DESTRUCTIVE_METHODS) {
-      if (name.startsWith(d) && rootedIn(receiverFrom, Origin.CLIENT, 0)) {
+      if (!dryRun && name.startsWith(d) && rootedIn(receiverFrom, Origin.CLIENT, 0)) {
         findings.facts().destructiveData(name + "()");
         break;
       }
     }
-    Map<String, int[]> kw = new HashMap<>();
-    List<int[]> args = arguments(from, to, kw);
     switch (name) {
       case "unlink" -> pathOf(receiverFrom, dot).ifPresent(shell::delete);
       case "rmtree" -> pathOf(receiverFrom, dot).ifPresent(shell::recursiveDelete);
