@@ -1,5 +1,7 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.core.safety.ChildEnvironment;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.config.Settings;
@@ -101,6 +103,16 @@ record ProtectionReport(List<Protection> protections, SandboxFacts sandbox, List
     rows.add(new Protection("secret redaction", true, "on: known token formats and " + values + " secret value"
         + (values == 1 ? "" : "s") + " of the environment become " + SecretRedactor.REDACTED + " in events, "
         + "journals and what the model sees"));
+    List<String> withheld = env.keySet().stream()
+        .filter(ChildEnvironment::isWithheld).filter(name -> !settings.passEnv().contains(name)).sorted().toList();
+    rows.add(new Protection("interpreter environment", settings.passEnv().stream().noneMatch(ChildEnvironment::isWithheld),
+        "interpreters do not inherit interpreter4j's I4J_* variables or model API keys"
+        + (withheld.isEmpty() ? "" : " (withheld here: " + String.join(", ", withheld) + ")")
+        + (settings.passEnv().isEmpty() ? "" : "; passed on purpose (interpreter4j.execution.pass-env): "
+            + String.join(", ", settings.passEnv()))));
+    if (settings.passEnv().stream().anyMatch(ChildEnvironment::isWithheld)) {
+      advice.add("code can read the secrets named in interpreter4j.execution.pass-env: pass them only if blocks need them");
+    }
     boolean isolated = venv == VenvMode.AUTO;
     rows.add(new Protection("isolated installs", isolated, isolated
         ? "on: pip installs go to the working folder's .venv, never to the system's python"

@@ -64,6 +64,9 @@ class ProtectionReportTest {
     assertEquals("2 deny, 0 ask, 0 allow (interpreter4j.approval.rules)", row(report, "approval rules").detail());
     assertTrue(row(report, "danger analysis").active());
     assertTrue(row(report, "isolated installs").active());
+    assertTrue(row(report, "interpreter environment").active());
+    assertTrue(row(report, "interpreter environment").detail().contains("withheld here: OPENAI_API_KEY"),
+        row(report, "interpreter environment").detail());
     assertEquals(List.of("sandbox auto-run code: drop --sandbox=none, or set interpreter4j.sandbox.kind = auto-run"),
         report.advice());
   }
@@ -76,7 +79,7 @@ class ProtectionReportTest {
     assertEquals("none", json.path("sandbox").path("auto_run").asText());
     assertFalse(json.path("sandbox").path("network").asBoolean());
     assertEquals("[\"~/.ssh\"]", json.path("sandbox").path("masked_paths").toString());
-    assertEquals(8, json.path("protections").size());
+    assertEquals(9, json.path("protections").size());
     assertEquals("sandbox", json.path("protections").get(0).path("name").asText());
     assertEquals(2, json.path("advice").size());
   }

@@ -235,7 +235,7 @@ class SafeUnderYesTest {
     assertTrue(sandbox.get("network").asBoolean());
     assertTrue(sandbox.get("masked_paths").toString().contains("\"~/.aws\""), sandbox.toString());
     assertTrue(sandbox.get("masked_present").toString().contains("\"~/.ssh\""), sandbox.toString());
-    assertEquals(8, report.get("protections").size());
+    assertEquals(9, report.get("protections").size());
   }
 
   @Test
