@@ -105,7 +105,7 @@ record ProtectionReport(List<Protection> protections, SandboxFacts sandbox, List
         + "journals and what the model sees"));
     List<String> withheld = env.keySet().stream()
         .filter(ChildEnvironment::isWithheld).filter(name -> !settings.passEnv().contains(name)).sorted().toList();
-    rows.add(new Protection("interpreter environment", settings.passEnv().stream().noneMatch(ChildEnvironment::isWithheld),
+    rows.add(new Protection("inherited secrets", settings.passEnv().stream().noneMatch(ChildEnvironment::isWithheld),
         "interpreters do not inherit interpreter4j's I4J_* variables or model API keys"
         + (withheld.isEmpty() ? "" : " (withheld here: " + String.join(", ", withheld) + ")")
         + (settings.passEnv().isEmpty() ? "" : "; passed on purpose (interpreter4j.execution.pass-env): "

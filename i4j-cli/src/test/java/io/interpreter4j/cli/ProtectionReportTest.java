@@ -64,9 +64,9 @@ class ProtectionReportTest {
     assertEquals("2 deny, 0 ask, 0 allow (interpreter4j.approval.rules)", row(report, "approval rules").detail());
     assertTrue(row(report, "danger analysis").active());
     assertTrue(row(report, "isolated installs").active());
-    assertTrue(row(report, "interpreter environment").active());
-    assertTrue(row(report, "interpreter environment").detail().contains("withheld here: OPENAI_API_KEY"),
-        row(report, "interpreter environment").detail());
+    assertTrue(row(report, "inherited secrets").active());
+    assertTrue(row(report, "inherited secrets").detail().contains("withheld here: OPENAI_API_KEY"),
+        row(report, "inherited secrets").detail());
     assertEquals(List.of("sandbox auto-run code: drop --sandbox=none, or set interpreter4j.sandbox.kind = auto-run"),
         report.advice());
   }
