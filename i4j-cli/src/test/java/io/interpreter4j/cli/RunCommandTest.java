@@ -12,9 +12,9 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Map;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,17 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 class RunCommandTest {
   @TempDir Path tmp;
   private Path work;
-
-  /** What a finished child process said. */
-  record Result(int exit, String stdout, String stderr) {
-    List<JsonNode> events() throws IOException {
-      List<JsonNode> out = new ArrayList<>();
-      for (String line : stdout.split("\n")) {
-        out.add(EventCodec.mapper().readTree(line));
-      }
-      return out;
-    }
-  }
 
   @BeforeEach
   void setUp() throws IOException {
@@ -52,37 +41,14 @@ class RunCommandTest {
   }
 
   private Process start(Path data, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());
-    pb.environment().put("I4J_HOME", data.toString());
-    pb.environment().put("XDG_CONFIG_HOME", tmp.resolve("config").toString());
-    pb.environment().remove("I4J_MODEL");
-    return pb.start();
+    return CliProcess.start(work, data, tmp.resolve("config"), Map.of(), args);
   }
 
-  private Result finish(Process p, String stdin) throws Exception {
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-    if (stdin != null) {
-      p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-    }
-    p.getOutputStream().close();
-    assertTrue(p.waitFor(90, TimeUnit.SECONDS), "i4j did not exit");
-    return new Result(p.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
+  private CliProcess.Result finish(Process p, String stdin) throws Exception {
+    return CliProcess.finish(p, stdin, Duration.ofSeconds(90));
   }
 
-  private static String read(java.io.InputStream in) {
-    try {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "";
-    }
-  }
-
-  private Result run(String stdin, String... args) throws Exception {
+  private CliProcess.Result run(String stdin, String... args) throws Exception {
     return finish(start(args), stdin);
   }
 
@@ -90,7 +56,7 @@ class RunCommandTest {
   void jsonModePrintsOnlyEventsAndExitsZeroWhenDone() throws Exception {
     Path c = cassette("{\"turns\": [{\"reply\": \"```python\\nprint(6*7)\\n```\"},"
         + "{\"expect\": \"exit code 0\", \"reply\": \"It is 42.\"}]}");
-    Result r = run(null, "run", "-y", "--json", "--model", "replay:" + c, "compute");
+    CliProcess.Result r = run(null, "run", "-y", "--json", "--model", "replay:" + c, "compute");
     assertEquals(0, r.exit(), r.stderr());
     List<JsonNode> events = r.events();
     assertEquals("session_started", events.get(0).get("type").asText());
@@ -112,26 +78,26 @@ class RunCommandTest {
   @Test
   void givingUpExitsOne() throws Exception {
     Path c = cassette("{\"turns\": [{\"reply\": \"```bash\\nfalse\\n```\"}, {\"reply\": \"```bash\\nfalse\\n```\"}]}");
-    Result r = run(null, "run", "-y", "--json", "-m", "replay:" + c, "fail");
+    CliProcess.Result r = run(null, "run", "-y", "--json", "-m", "replay:" + c, "fail");
     assertEquals(1, r.exit(), r.stderr());
     assertTrue(r.stdout().contains("\"status\":\"gave_up\""));
   }
 
   @Test
   void usageAndConfigurationErrorsExitTwoWithAClearMessage() throws Exception {
-    Result noTask = run(null, "run", "-y");
+    CliProcess.Result noTask = run(null, "run", "-y");
     assertEquals(2, noTask.exit());
     assertTrue(noTask.stderr().contains("Missing required parameter: 'TASK'"), noTask.stderr());
 
-    Result missing = run(null, "run", "-y", "-m", "replay:nope.json", "x");
+    CliProcess.Result missing = run(null, "run", "-y", "-m", "replay:nope.json", "x");
     assertEquals(2, missing.exit());
     assertTrue(missing.stderr().contains("cassette not found: nope.json"), missing.stderr());
 
-    Result badTimeout = run(null, "run", "-y", "--timeout", "soon", "-m", "replay:x", "x");
+    CliProcess.Result badTimeout = run(null, "run", "-y", "--timeout", "soon", "-m", "replay:x", "x");
     assertEquals(2, badTimeout.exit());
     assertTrue(badTimeout.stderr().contains("'soon' is not a duration"), badTimeout.stderr());
 
-    Result badConfig = run(null, "run", "-y", "--config", "missing.conf", "x");
+    CliProcess.Result badConfig = run(null, "run", "-y", "--config", "missing.conf", "x");
     assertEquals(2, badConfig.exit());
     assertTrue(badConfig.stderr().contains("config file not found"), badConfig.stderr());
   }
@@ -141,7 +107,7 @@ class RunCommandTest {
     Path c = cassette("{\"turns\": [{\"reply\": \"```bash\\necho first\\n```\"},"
         + "{\"expect\": \"exit code 0\", \"reply\": \"```bash\\ntouch declined-file\\n```\"},"
         + "{\"expect\": \"declined to run block 2\", \"reply\": \"OK.\"}]}");
-    Result r = run("y\nn\n", "run", "-m", "replay:" + c, "two blocks");
+    CliProcess.Result r = run("y\nn\n", "run", "-m", "replay:" + c, "two blocks");
     assertEquals(0, r.exit(), r.stdout() + r.stderr());
     assertTrue(r.stdout().contains("first"), r.stdout());
     assertTrue(r.stdout().contains("Run block 2 (bash)? [y]es / [n]o / [e]dit: n"), r.stdout());
@@ -151,7 +117,7 @@ class RunCommandTest {
   @Test
   void endOfInputBeforeAnAnswerEndsBlocked() throws Exception {
     Path c = cassette("{\"turns\": [{\"reply\": \"```bash\\necho hi\\n```\"}]}");
-    Result r = run("", "run", "--json", "-m", "replay:" + c, "x");
+    CliProcess.Result r = run("", "run", "--json", "-m", "replay:" + c, "x");
     assertEquals(1, r.exit());
     assertTrue(r.stdout().contains("\"status\":\"blocked\""), r.stdout());
   }
@@ -164,28 +130,20 @@ class RunCommandTest {
     Path c = cassette("{\"turns\": [{\"reply\": \"```bash\\necho original\\n```\"},"
         + "{\"expect\": \"edited\", \"reply\": \"Done.\"}]}");
     Process p = startWithEnv("EDITOR", editor.toString(), "run", "--json", "-m", "replay:" + c, "x");
-    Result r = finish(p, "e\n");
+    CliProcess.Result r = finish(p, "e\n");
     assertEquals(0, r.exit(), r.stderr());
     assertTrue(r.stdout().contains("\"decision\":\"edited\""), r.stdout());
     assertTrue(r.stdout().contains("\"text\":\"edited"), r.stdout());
   }
 
   private Process startWithEnv(String key, String value, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());
-    pb.environment().put("I4J_HOME", tmp.resolve("data").toString());
-    pb.environment().put("XDG_CONFIG_HOME", tmp.resolve("config").toString());
-    pb.environment().put(key, value);
-    return pb.start();
+    return CliProcess.start(work, tmp.resolve("data"), tmp.resolve("config"), Map.of(key, value), args);
   }
 
   @Test
   void aTaskCanComeFromStdin() throws Exception {
     Path c = cassette("{\"turns\": [{\"expect\": \"task from a pipe\", \"reply\": \"Got it.\"}]}");
-    Result r = run("task from a pipe\n", "run", "-y", "--json", "-m", "replay:" + c, "-");
+    CliProcess.Result r = run("task from a pipe\n", "run", "-y", "--json", "-m", "replay:" + c, "-");
     assertEquals(0, r.exit(), r.stderr());
   }
 
@@ -217,7 +175,7 @@ class RunCommandTest {
   void underYesADangerousBlockIsDeniedByPolicyAndNeverRuns() throws Exception {
     Path example = Path.of(System.getProperty("user.dir")).getParent().resolve("examples/dangerous.json");
     Files.createDirectories(work.resolve("build"));
-    Result r = run(null, "run", "-y", "--json", "-m", "replay:" + example, "clean up");
+    CliProcess.Result r = run(null, "run", "-y", "--json", "-m", "replay:" + example, "clean up");
     assertEquals(0, r.exit(), r.stderr());
     assertTrue(r.stdout().contains("\"decision\":\"denied\",\"by\":\"policy\""), r.stdout());
     assertTrue(r.stdout().contains("\"risk\":\"high\""), r.stdout());
@@ -231,7 +189,7 @@ class RunCommandTest {
     try (FullDisk disk = FullDisk.mount(tmp.resolve("full"), "1m")) {
       Files.createDirectories(disk.path().resolve("data/sessions"));
       disk.fill();
-      Result r = finish(start(disk.path().resolve("data"), "run", "-y", "--json", "-m", "replay:" + c, "hello"), null);
+      CliProcess.Result r = finish(start(disk.path().resolve("data"), "run", "-y", "--json", "-m", "replay:" + c, "hello"), null);
       assertEquals(1, r.exit(), r.stderr());
       assertTrue(r.stderr().contains("i4j: the task failed: ") && r.stderr().contains("No space left on device"),
           r.stderr());

@@ -9,13 +9,10 @@ import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.testing.OutsideTmp;
 import io.interpreter4j.core.testing.RequiredTool;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,20 +29,6 @@ class SafeUnderYesTest {
   private Path work;
   private Path home;
   private Path outside;
-
-  record Result(int exit, String stdout, String stderr) {
-    /** The text of the output events (with --json). */
-    String output() throws IOException {
-      StringBuilder text = new StringBuilder();
-      for (String line : stdout.split("\n")) {
-        JsonNode event = EventCodec.mapper().readTree(line);
-        if (event.get("type").asText().equals("output")) {
-          text.append(event.get("text").asText());
-        }
-      }
-      return text.toString();
-    }
-  }
 
   @BeforeEach
   void setUp() throws Exception {
@@ -79,33 +62,11 @@ class SafeUnderYesTest {
     return file;
   }
 
-  private Result run(String stdin, Map<String, String> env, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());
-    pb.environment().put("HOME", home.toString());
-    pb.environment().put("I4J_HOME", root.resolve("data").toString());
-    pb.environment().put("XDG_CONFIG_HOME", root.resolve("config").toString());
-    pb.environment().remove("I4J_MODEL");
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-    if (stdin != null) {
-      p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-    }
-    p.getOutputStream().close();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "i4j did not exit");
-    return new Result(p.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
-  }
-
-  private static String read(java.io.InputStream in) {
-    try {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "";
-    }
+  private CliProcess.Result run(String stdin, Map<String, String> env, String... args) throws Exception {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.putIfAbsent("HOME", home.toString());
+    return CliProcess.finish(CliProcess.start(work, root.resolve("data"), root.resolve("config"), all, args), stdin,
+        Duration.ofSeconds(120));
   }
 
   private static int count(String text, String part) {
@@ -130,7 +91,7 @@ class SafeUnderYesTest {
 
   @Test
   void underYesWithoutSandboxFlagsCodeWritesOnlyInTheWorkdirAndCannotReadTheKey() throws Exception {
-    Result r = run(null, Map.of(), "run", "-y", "--json", "-m", "replay:" + probeCassette("auto"), "probe");
+    CliProcess.Result r = run(null, Map.of(), "run", "-y", "--json", "-m", "replay:" + probeCassette("auto"), "probe");
     assertEquals(0, r.exit(), r.stderr());
     String out = r.output();
     assertFalse(out.contains("outside written"), out);
@@ -145,7 +106,7 @@ class SafeUnderYesTest {
 
   @Test
   void sandboxNoneSaysOnceThatAutoRunCodeRunsUnconfinedAndItDoes() throws Exception {
-    Result r = run(null, Map.of(), "run", "-y", "--sandbox=none", "--json", "-m",
+    CliProcess.Result r = run(null, Map.of(), "run", "-y", "--sandbox=none", "--json", "-m",
         "replay:" + probeCassette("none"), "probe");
     assertEquals(0, r.exit(), r.stderr());
     assertEquals(1, count(r.stderr(), "runs unconfined"), r.stderr());
@@ -158,7 +119,7 @@ class SafeUnderYesTest {
 
   @Test
   void whereBwrapIsRefusedItSaysSoOnceAndGoesOnWithTheDangerAnalysisAlone() throws Exception {
-    Result r = run(null, Map.of("PATH", pathWithRefusingBwrap()), "run", "-y", "--json", "-m",
+    CliProcess.Result r = run(null, Map.of("PATH", pathWithRefusingBwrap()), "run", "-y", "--json", "-m",
         "replay:" + probeCassette("refused"), "probe");
     assertEquals(0, r.exit(), r.stderr());
     assertEquals(1, count(r.stderr(), "runs unconfined"), r.stderr());
@@ -167,7 +128,7 @@ class SafeUnderYesTest {
     assertTrue(r.output().contains("outside written"), r.output());
 
     // a sandbox asked for by name is an error instead
-    Result named = run(null, Map.of("PATH", pathWithRefusingBwrap()), "run", "-y", "--sandbox=bwrap", "-m",
+    CliProcess.Result named = run(null, Map.of("PATH", pathWithRefusingBwrap()), "run", "-y", "--sandbox=bwrap", "-m",
         "replay:" + probeCassette("named"), "probe");
     assertEquals(2, named.exit(), named.stderr());
     assertTrue(named.stderr().contains("i4j: bwrap cannot create a sandbox here"), named.stderr());
@@ -176,7 +137,7 @@ class SafeUnderYesTest {
 
   @Test
   void codeAPersonApprovesRunsUnconfinedByDefault() throws Exception {
-    Result r = run("y\n", Map.of(), "run", "-m", "replay:" + probeCassette("ask"), "probe");
+    CliProcess.Result r = run("y\n", Map.of(), "run", "-m", "replay:" + probeCassette("ask"), "probe");
     assertEquals(0, r.exit(), r.stdout() + r.stderr());
     assertTrue(r.stdout().contains("outside written"), r.stdout());
     assertEquals("escaped\n", Files.readString(outside.resolve("ask")));
@@ -186,14 +147,14 @@ class SafeUnderYesTest {
   @Test
   void batchTasksUnderYesRunSandboxed() throws Exception {
     Path tasks = Files.writeString(root.resolve("tasks.jsonl"), "{\"id\": \"t1\", \"prompt\": \"probe\"}\n");
-    Result r = run(null, Map.of(), "batch", tasks.toString(), "-y", "--parallel", "1", "--out",
+    CliProcess.Result r = run(null, Map.of(), "batch", tasks.toString(), "-y", "--parallel", "1", "--out",
         root.resolve("results.jsonl").toString(), "-m", "replay:" + probeCassette("batch"));
     assertEquals(0, r.exit(), r.stdout() + r.stderr());
     assertTrue(Files.exists(work.resolve("batch.txt")), "the task's block ran");
     assertFalse(Files.exists(outside.resolve("batch")), "in the sandbox");
     assertFalse(r.stderr().contains("unconfined"), r.stderr());
 
-    Result none = run(null, Map.of(), "batch", tasks.toString(), "-y", "--sandbox=none", "--out",
+    CliProcess.Result none = run(null, Map.of(), "batch", tasks.toString(), "-y", "--sandbox=none", "--out",
         root.resolve("results-none.jsonl").toString(), "-m", "replay:" + probeCassette("batch-none"));
     assertEquals(0, none.exit(), none.stdout() + none.stderr());
     assertEquals(1, count(none.stderr(), "i4j batch: the sandbox is off"), none.stderr());
@@ -202,18 +163,18 @@ class SafeUnderYesTest {
 
   @Test
   void badSandboxFlagsAreUsageErrors() throws Exception {
-    Result kind = run(null, Map.of(), "run", "-y", "--sandbox=jail", "x");
+    CliProcess.Result kind = run(null, Map.of(), "run", "-y", "--sandbox=jail", "x");
     assertEquals(2, kind.exit());
     assertTrue(kind.stderr().contains("unknown sandbox 'jail': use auto-run, none, bwrap, docker, seatbelt or auto"),
         kind.stderr());
-    Result network = run(null, Map.of(), "run", "-y", "--sandbox-network=maybe", "x");
+    CliProcess.Result network = run(null, Map.of(), "run", "-y", "--sandbox-network=maybe", "x");
     assertEquals(2, network.exit());
     assertTrue(network.stderr().contains("'maybe' is not on or off"), network.stderr());
   }
 
   @Test
   void doctorSaysWhatProtectsThisMachine() throws Exception {
-    Result text = run(null, Map.of(), "doctor");
+    CliProcess.Result text = run(null, Map.of(), "doctor");
     assertEquals(0, text.exit(), text.stderr());
     assertTrue(text.stdout().contains("✓ sandbox            bwrap for code that runs without asking"), text.stdout());
     assertTrue(text.stdout().contains("the probe passed"), text.stdout());
@@ -224,7 +185,7 @@ class SafeUnderYesTest {
     assertTrue(text.stdout().contains("✓ isolated installs"), text.stdout());
     assertTrue(text.stdout().contains("To get the others:"), text.stdout());
 
-    Result json = run(null, Map.of(), "doctor", "--json");
+    CliProcess.Result json = run(null, Map.of(), "doctor", "--json");
     assertEquals(0, json.exit(), json.stderr());
     JsonNode report = EventCodec.mapper().readTree(json.stdout());
     JsonNode sandbox = report.get("sandbox");
@@ -240,7 +201,7 @@ class SafeUnderYesTest {
 
   @Test
   void doctorSaysHowToGetWhatIsMissing() throws Exception {
-    Result off = run(null, Map.of(), "doctor", "--json", "--sandbox=none", "--sandbox-network=off");
+    CliProcess.Result off = run(null, Map.of(), "doctor", "--json", "--sandbox=none", "--sandbox-network=off");
     assertEquals(0, off.exit(), off.stderr());
     JsonNode report = EventCodec.mapper().readTree(off.stdout());
     assertEquals("none", report.get("sandbox").get("auto_run").asText());
@@ -248,7 +209,7 @@ class SafeUnderYesTest {
     assertFalse(report.get("sandbox").get("network").asBoolean());
     assertTrue(report.get("advice").toString().contains("drop --sandbox=none"), report.toString());
 
-    Result refused = run(null, Map.of("PATH", pathWithRefusingBwrap()), "doctor");
+    CliProcess.Result refused = run(null, Map.of("PATH", pathWithRefusingBwrap()), "doctor");
     assertEquals(0, refused.exit(), refused.stderr());
     assertTrue(refused.stdout().contains("- sandbox            bwrap cannot run here: bwrap cannot create a sandbox "
         + "here (bwrap: No permissions"), refused.stdout());

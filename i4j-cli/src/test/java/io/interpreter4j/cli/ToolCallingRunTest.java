@@ -14,11 +14,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,35 +71,12 @@ class ToolCallingRunTest {
     }
   }
 
-  private record Result(int exit, String stdout, String stderr) {}
-
-  private Result run(String keyVariable, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());
-    pb.environment().put("I4J_HOME", tmp.resolve("data").toString());
-    pb.environment().put("XDG_CONFIG_HOME", tmp.resolve("config").toString());
-    pb.environment().remove("I4J_MODEL");
-    pb.environment().put(keyVariable, "test");
-    Process p = pb.start();
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-    p.getOutputStream().close();
-    assertTrue(p.waitFor(90, TimeUnit.SECONDS), "i4j did not exit");
-    return new Result(p.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
+  private CliProcess.Result run(String keyVariable, String... args) throws Exception {
+    return CliProcess.finish(CliProcess.start(work, tmp.resolve("data"), tmp.resolve("config"),
+        Map.of(keyVariable, "test"), args), null, Duration.ofSeconds(90));
   }
 
-  private static String read(java.io.InputStream in) {
-    try {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "";
-    }
-  }
-
-  private static void assertRanPrintAndFinished(Result r, String finalText) throws IOException {
+  private static void assertRanPrintAndFinished(CliProcess.Result r, String finalText) throws IOException {
     assertEquals(0, r.exit(), r.stdout() + r.stderr());
     assertTrue(r.stdout().contains("\"type\":\"code_block\",\"block\":1,\"language\":\"python\",\"code\":\"print(6*7)\""),
         r.stdout());
@@ -154,7 +130,7 @@ class ToolCallingRunTest {
   void openAiToolCallRunsAndItsResultGoesBackAsAToolMessage() throws Exception {
     String base = serve("/v1/chat/completions",
         body -> hasOpenAiResult(body) ? openAiText("The answer is 42.") : openAiToolCall());
-    Result r = run("OPENAI_API_KEY", "run", "-y", "--json", "--model", "openai/x", "--api-base", base, "what is 6*7?");
+    CliProcess.Result r = run("OPENAI_API_KEY", "run", "-y", "--json", "--model", "openai/x", "--api-base", base, "what is 6*7?");
 
     assertRanPrintAndFinished(r, "The answer is 42.");
     assertEquals(2, requests.size());
@@ -171,14 +147,14 @@ class ToolCallingRunTest {
     // The first request has the system prompt and the task; later ones have the reply and its result too.
     String base = serve("/v1/chat/completions", body -> body.path("messages").size() > 2
         ? openAiText("Done: 42.") : openAiText("```python\nprint(6*7)\n```"));
-    Result r = run("OPENAI_API_KEY", "run", "-y", "--json", "--tool-calling", "off", "--model", "openai/x",
+    CliProcess.Result r = run("OPENAI_API_KEY", "run", "-y", "--json", "--tool-calling", "off", "--model", "openai/x",
         "--api-base", base, "what is 6*7?");
 
     assertRanPrintAndFinished(r, "Done: 42.");
     assertTrue(requests.stream().noneMatch(b -> b.has("tools")));
     assertEquals("user", requests.get(1).at("/messages/3/role").asText());
 
-    Result bad = run("OPENAI_API_KEY", "run", "-y", "--tool-calling", "sometimes", "-m", "openai/x", "x");
+    CliProcess.Result bad = run("OPENAI_API_KEY", "run", "-y", "--tool-calling", "sometimes", "-m", "openai/x", "x");
     assertEquals(2, bad.exit());
     assertTrue(bad.stderr().contains("'sometimes' is not on, off or auto"), bad.stderr());
   }
@@ -237,7 +213,7 @@ class ToolCallingRunTest {
   void anthropicToolUseRunsAndItsResultGoesBackAsAToolResultBlock() throws Exception {
     String base = serve("/v1/messages",
         body -> hasAnthropicResult(body) ? anthropicText("The answer is 42.") : anthropicToolUse());
-    Result r = run("ANTHROPIC_API_KEY", "run", "-y", "--json", "--model", "anthropic/x", "--api-base", base,
+    CliProcess.Result r = run("ANTHROPIC_API_KEY", "run", "-y", "--json", "--model", "anthropic/x", "--api-base", base,
         "what is 6*7?");
 
     assertRanPrintAndFinished(r, "The answer is 42.");
