@@ -168,8 +168,7 @@ final class BashAnalyzer implements Block {
       findings.add(Flag.high("nesting-too-deep", "nests shells too deeply to check"));
       return;
     }
-    forkBombs(code);
-    functions(code);
+    definitions(code);
     List<Command> commands = ShellLexer.parse(code);
     List<Invocation> invocations = new ArrayList<>(commands.size());
     for (int k = 0; k < commands.size(); k++) {
@@ -181,39 +180,30 @@ final class BashAnalyzer implements Block {
 
   // ---------------------------------------------------------------- structure
 
-  private void forkBombs(String code) {
-    // a fork bomb needs a function definition, a pipe and a background job
-    if (code.indexOf('{') < 0 || code.indexOf('|') < 0 || code.indexOf('&') < 0
-        || !(hasEmptyParentheses(code) || code.contains("function"))) {
-      return;
-    }
-    String masked = ShellLexer.maskQuotesAndComments(code);
-    Matcher m = FUNCTION_BODY.matcher(masked);
-    while (m.find()) {
-      int end = m.start();
-      while (end > 0 && Character.isWhitespace(masked.charAt(end - 1))) {
-        end--;
-      }
-      int start = end;
-      while (start > 0 && isNameChar(masked.charAt(start - 1))) {
-        start--;
-      }
-      checkForkBomb(masked, masked.substring(start, end), m.end());
-    }
-    if (masked.contains("function")) {
-      Matcher f = FUNCTION_KEYWORD.matcher(masked);
-      while (f.find()) {
-        checkForkBomb(masked, f.group(1), f.end());
-      }
-    }
-  }
-
-  /** {@code name() { ... }} and {@code function name { ... }}: remembered, so a call runs the body with its arguments. */
-  private void functions(String code) {
+  /**
+   * Function definitions ({@code name() { ... }}, {@code function name { ... }}): each is checked for a fork bomb and
+   * remembered, so a later call runs its body with its arguments. The code is masked once for both.
+   */
+  private void definitions(String code) {
     if (code.indexOf('{') < 0 || !(hasEmptyParentheses(code) || code.contains("function"))) {
       return;
     }
     String masked = ShellLexer.maskQuotesAndComments(code);
+    // a fork bomb needs a function definition, a pipe and a background job
+    boolean mayForkBomb = code.indexOf('|') >= 0 && code.indexOf('&') >= 0;
+    eachDefinition(masked, (name, bodyStart) -> {
+      if (mayForkBomb) {
+        checkForkBomb(masked, name, bodyStart);
+      }
+      if (!name.isEmpty()) {
+        int close = ShellLexer.closing(masked, bodyStart, '{', '}');
+        findings.function(name, code.substring(bodyStart, Math.min(close, code.length())));
+      }
+    });
+  }
+
+  /** Each definition in masked code: its name (empty when none stands before {@code () {}) and where its body starts. */
+  private static void eachDefinition(String masked, java.util.function.ObjIntConsumer<String> definition) {
     Matcher m = FUNCTION_BODY.matcher(masked);
     while (m.find()) {
       int end = m.start();
@@ -224,16 +214,12 @@ final class BashAnalyzer implements Block {
       while (start > 0 && isNameChar(masked.charAt(start - 1))) {
         start--;
       }
-      if (start < end) {
-        int close = ShellLexer.closing(masked, m.end(), '{', '}');
-        findings.function(masked.substring(start, end), code.substring(m.end(), Math.min(close, code.length())));
-      }
+      definition.accept(masked.substring(start, end), m.end());
     }
     if (masked.contains("function")) {
       Matcher f = FUNCTION_KEYWORD.matcher(masked);
       while (f.find()) {
-        int close = ShellLexer.closing(masked, f.end(), '{', '}');
-        findings.function(f.group(1), code.substring(f.end(), Math.min(close, code.length())));
+        definition.accept(f.group(1), f.end());
       }
     }
   }
