@@ -28,7 +28,6 @@ final class Answer {
   private final StringBuilder shown = new StringBuilder();
   private final List<Part> parts = new ArrayList<>();
   private final Deque<CodeBlock> pending = new ArrayDeque<>();
-  private int highestBlock;
 
   /** Takes one segment of the stream. */
   Step accept(Segment segment) {
@@ -47,7 +46,6 @@ final class Answer {
       CodeBlock block = b.block();
       parts.add(new Block(block));
       pending.add(block);
-      highestBlock = Math.max(highestBlock, block.index());
       return show(block.unterminated() ? "" : "```\n", block);
     }
     throw new IllegalArgumentException("unknown segment " + segment);
@@ -91,16 +89,10 @@ final class Answer {
     return !pending.isEmpty();
   }
 
-  /** The highest block index seen in this answer, or 0. */
-  int highestBlock() {
-    return highestBlock;
-  }
-
   /** Forgets everything (a retried call starts afresh). */
   void clear() {
     shown.setLength(0);
     parts.clear();
     pending.clear();
-    highestBlock = 0;
   }
 }

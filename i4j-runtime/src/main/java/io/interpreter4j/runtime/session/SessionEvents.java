@@ -69,11 +69,6 @@ public final class SessionEvents implements AutoCloseable {
     this.onJournalFailure = listener;
   }
 
-  /** Why the journal cannot be written, or null. */
-  public String journalFailure() {
-    return journalFailure;
-  }
-
   public long lastSeq() {
     return seq;
   }
