@@ -1,6 +1,6 @@
 package io.interpreter4j.bench.jmh;
 
-import io.interpreter4j.core.safety.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
 import io.interpreter4j.core.safety.DangerAnalyzer;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.interpreter4j.core.safety;
 
+import io.interpreter4j.core.safety.analysis.Risk;
 import java.util.Locale;
 import java.util.Objects;
 

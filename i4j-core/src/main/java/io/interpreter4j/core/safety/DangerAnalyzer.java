@@ -1,6 +1,17 @@
 package io.interpreter4j.core.safety;
 
 import io.interpreter4j.core.intercept.Languages;
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Findings;
+import io.interpreter4j.core.safety.analysis.Flag;
+import io.interpreter4j.core.safety.analysis.NestedCode;
+import io.interpreter4j.core.safety.analysis.PathJudge;
+import io.interpreter4j.core.safety.analysis.Risk;
+import io.interpreter4j.core.safety.analysis.ShellEffects;
+import io.interpreter4j.core.safety.bash.BashAnalyzer;
+import io.interpreter4j.core.safety.python.PythonAnalyzer;
+import io.interpreter4j.core.safety.script.ScriptAnalyzer;
+import io.interpreter4j.core.safety.script.ScriptLexer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -35,13 +46,7 @@ public final class DangerAnalyzer {
     Findings findings = new Findings();
     PathJudge judge = new PathJudge(ctx);
     try {
-      switch (lang) {
-        case Languages.BASH -> new BashAnalyzer(judge, findings, ctx.workdir(), ctx.venvActive(), 0).analyze(code);
-        case Languages.PYTHON -> new PythonAnalyzer(judge, findings, 0, ctx.workdir(), ctx.venvActive()).analyze(code);
-        case Languages.JAVASCRIPT, Languages.RUBY, Languages.R ->
-            new ScriptAnalyzer(dialect(lang), judge, findings, 0, ctx.workdir(), ctx.venvActive()).analyze(code);
-        default -> analyzeOther(code, judge, findings, 0, ctx.workdir(), ctx.venvActive());
-      }
+      new Nested(judge, findings).analyzeAs(lang, code, 0, ctx.workdir(), ctx.venvActive());
       GateBypassRules.check(code, findings);
       BLOCK_TEXT_RULES.forEach(rule -> rule.apply(code).forEach(findings::add));
     } catch (RuntimeException | StackOverflowError e) {
@@ -52,18 +57,47 @@ public final class DangerAnalyzer {
   }
 
   /**
-   * Code the block runs indirectly (a script it wrote, then ran with {@code interpreter}): analysed in the language
-   * the interpreter speaks ("python3", "bash", "node", "Rscript"...).
+   * The shell command lines a python block runs with literal strings ({@code subprocess.run}, {@code os.system},
+   * {@code !cmd}), as far as they can be read: the approval rules match them as commands of their own.
    */
-  static void analyzeNested(String interpreter, String code, PathJudge judge, Findings findings, int depth, Path cwd,
-                            boolean venv) {
-    String lang = languageOf(interpreter);
-    switch (lang) {
-      case Languages.BASH -> new BashAnalyzer(judge, findings, cwd, venv, depth).analyze(code);
-      case Languages.PYTHON -> new PythonAnalyzer(judge, findings, depth, cwd, venv).analyze(code);
-      case Languages.JAVASCRIPT, Languages.RUBY, Languages.R ->
-          new ScriptAnalyzer(dialect(lang), judge, findings, depth, cwd, venv).analyze(code);
-      default -> analyzeOther(code, judge, findings, depth, cwd, venv);
+  static List<String> pythonShellCommands(String code, AnalysisContext ctx, boolean venvActive) {
+    PathJudge judge = new PathJudge(ctx);
+    Findings findings = new Findings();
+    PythonAnalyzer python = new PythonAnalyzer(judge, findings, new Nested(judge, findings), 0, ctx.workdir(), venvActive);
+    try {
+      python.analyze(code);
+    } catch (RuntimeException e) {
+      // the block itself is still checked; unreadable shell-outs only lose their own rules
+    }
+    return python.shellCommands();
+  }
+
+  /**
+   * The analyzers of one block, handing each other the programs they embed: code the block runs indirectly (a
+   * script it wrote, then ran with an interpreter; {@code python -c}; a shell-out) is analysed in the language the
+   * interpreter speaks ("python3", "bash", "node", "Rscript"...).
+   */
+  private record Nested(PathJudge judge, Findings findings) implements NestedCode {
+
+    @Override
+    public void analyze(String language, String code, int depth, Path cwd, boolean venv) {
+      analyzeAs(languageOf(language), code, depth, cwd, venv);
+    }
+
+    /** {@code code} in {@code lang}, a normalised language name; languages without an analyzer by their shell-outs. */
+    void analyzeAs(String lang, String code, int depth, Path cwd, boolean venv) {
+      switch (lang) {
+        case Languages.BASH -> new BashAnalyzer(judge, findings, this, cwd, venv, depth).analyze(code);
+        case Languages.PYTHON -> new PythonAnalyzer(judge, findings, this, depth, cwd, venv).analyze(code);
+        case Languages.JAVASCRIPT, Languages.RUBY, Languages.R ->
+            new ScriptAnalyzer(dialect(lang), judge, findings, this, depth, cwd, venv).analyze(code);
+        default -> analyzeOther(code, judge, findings, this, depth, cwd, venv);
+      }
+    }
+
+    @Override
+    public ShellEffects shell(int depth, Path cwd, boolean venv) {
+      return new BashAnalyzer(judge, findings, this, cwd, venv, depth);
     }
   }
 
@@ -96,7 +130,8 @@ public final class DangerAnalyzer {
   }
 
   /** Languages without an analyzer: the string literals of code that shells out are analysed as bash commands. */
-  static void analyzeOther(String code, PathJudge judge, Findings findings, int depth, Path cwd, boolean venv) {
+  private static void analyzeOther(String code, PathJudge judge, Findings findings, NestedCode nested, int depth, Path cwd,
+                                   boolean venv) {
     boolean shellsOut = false;
     for (String marker : SHELL_OUT_MARKERS) {
       if (code.contains(marker)) {
@@ -126,7 +161,7 @@ public final class DangerAnalyzer {
         j++;
       }
       if (sb.indexOf(" ") >= 0) {
-        new BashAnalyzer(judge, findings, cwd, venv, depth + 1).analyze(sb.toString());
+        new BashAnalyzer(judge, findings, nested, cwd, venv, depth + 1).analyze(sb.toString());
       }
       i = j;
     }

@@ -1,5 +1,7 @@
 package io.interpreter4j.core.safety;
 
+import io.interpreter4j.core.safety.analysis.Findings;
+import io.interpreter4j.core.safety.analysis.Flag;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

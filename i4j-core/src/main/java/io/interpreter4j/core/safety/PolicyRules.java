@@ -2,6 +2,11 @@ package io.interpreter4j.core.safety;
 
 import com.typesafe.config.Config;
 import io.interpreter4j.core.intercept.Languages;
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Findings;
+import io.interpreter4j.core.safety.analysis.PathJudge;
+import io.interpreter4j.core.safety.python.PythonAnalyzer;
+import io.interpreter4j.core.safety.shell.ShellCommands;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -136,13 +141,7 @@ public final class PolicyRules {
     } else if (language.equals(Languages.PYTHON)) {
       String block = code.strip();
       out.add(new Candidate(language, block, block));
-      PythonAnalyzer python = new PythonAnalyzer(new PathJudge(NEUTRAL), new Findings(), 0, NEUTRAL.workdir(), true);
-      try {
-        python.analyze(code);
-      } catch (RuntimeException e) {
-        // the block itself is still checked; unreadable shell-outs only lose their own rules
-      }
-      for (String shell : python.shellCommands()) {
+      for (String shell : DangerAnalyzer.pythonShellCommands(code, NEUTRAL, true)) {
         addShell(shell, out);
       }
     } else {

@@ -3,6 +3,13 @@ package io.interpreter4j.core.safety;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Level;
+import io.interpreter4j.core.safety.analysis.Risk;
+import io.interpreter4j.core.safety.rules.RemoteApis;
+import io.interpreter4j.core.safety.rules.RemoteShells;
+import io.interpreter4j.core.safety.rules.SecretSends;
+import io.interpreter4j.core.safety.rules.WideFileEffects;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.interpreter4j.core.safety;
 
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Level;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,6 +2,8 @@ package io.interpreter4j.core.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Risk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;

@@ -2,6 +2,11 @@ package io.interpreter4j.core.safety;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Level;
+import io.interpreter4j.core.safety.analysis.Risk;
+import io.interpreter4j.core.safety.rules.Overwrites;
+import io.interpreter4j.core.safety.rules.Persistence;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,18 @@ package io.interpreter4j.core.safety;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Level;
+import io.interpreter4j.core.safety.analysis.Risk;
+import io.interpreter4j.core.safety.rules.Accounts;
+import io.interpreter4j.core.safety.rules.Containers;
+import io.interpreter4j.core.safety.rules.Databases;
+import io.interpreter4j.core.safety.rules.Machine;
+import io.interpreter4j.core.safety.rules.Overwrites;
+import io.interpreter4j.core.safety.rules.Persistence;
+import io.interpreter4j.core.safety.rules.Processes;
+import io.interpreter4j.core.safety.rules.RemoteApis;
+import io.interpreter4j.core.safety.rules.RemoteSystems;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Nested;

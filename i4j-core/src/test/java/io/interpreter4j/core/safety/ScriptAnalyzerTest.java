@@ -3,6 +3,9 @@ package io.interpreter4j.core.safety;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.Level;
+import io.interpreter4j.core.safety.analysis.Risk;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;

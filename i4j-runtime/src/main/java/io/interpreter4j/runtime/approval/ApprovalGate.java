@@ -8,7 +8,7 @@ import io.interpreter4j.core.event.EventPayload.RiskFlag;
 import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.safety.ApprovalPolicy;
 import io.interpreter4j.core.safety.PolicyDecision;
-import io.interpreter4j.core.safety.Risk;
+import io.interpreter4j.core.safety.analysis.Risk;
 import io.interpreter4j.runtime.supervision.Faults;
 import java.util.List;
 import java.util.function.Supplier;

@@ -1,6 +1,6 @@
 package io.interpreter4j.runtime.approval;
 
-import io.interpreter4j.core.safety.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
 import io.interpreter4j.core.safety.DangerAnalyzer;
 import io.interpreter4j.core.safety.PolicyRules;
 

@@ -6,7 +6,7 @@ import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.prompt.PromptBuilder;
-import io.interpreter4j.core.safety.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
 import io.interpreter4j.core.safety.DangerAnalyzer;
 import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.approval.Safety;

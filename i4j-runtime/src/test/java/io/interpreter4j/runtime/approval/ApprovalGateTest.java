@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.config.Settings.ApprovalMode;
 import io.interpreter4j.core.intercept.CodeBlock;
-import io.interpreter4j.core.safety.AnalysisContext;
+import io.interpreter4j.core.safety.analysis.AnalysisContext;
 import io.interpreter4j.core.safety.DangerAnalyzer;
 import io.interpreter4j.core.safety.PolicyRules;
 import java.nio.file.Path;

@@ -1,6 +1,8 @@
 package io.interpreter4j.core.safety.rules;
 
-import io.interpreter4j.core.safety.Flag;
+import io.interpreter4j.core.safety.analysis.BlockFacts;
+import io.interpreter4j.core.safety.analysis.Flag;
+import io.interpreter4j.core.safety.analysis.Place;
 
 /**
  * What a rule family may ask of, and tell, the analysis of the block a command sits in. The language analyzers

@@ -1,6 +1,6 @@
 package io.interpreter4j.core.safety.rules;
 
-import io.interpreter4j.core.safety.Flag;
+import io.interpreter4j.core.safety.analysis.Flag;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

@@ -1,6 +1,7 @@
 package io.interpreter4j.core.safety.rules;
 
-import io.interpreter4j.core.safety.Flag;
+import io.interpreter4j.core.safety.analysis.Flag;
+import io.interpreter4j.core.safety.analysis.Place;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

@@ -1,18 +1,24 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.script;
 
-import io.interpreter4j.core.safety.ScriptApis.Api;
-import io.interpreter4j.core.safety.ScriptApis.Kind;
-import io.interpreter4j.core.safety.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.ScriptLexer.T;
-import io.interpreter4j.core.safety.ScriptLexer.Tok;
-import io.interpreter4j.core.safety.ScriptSource.Binding;
-import io.interpreter4j.core.safety.ShellLexer.Part;
-import io.interpreter4j.core.safety.ShellLexer.PartKind;
-import io.interpreter4j.core.safety.ShellLexer.Word;
+import io.interpreter4j.core.safety.analysis.Findings;
+import io.interpreter4j.core.safety.analysis.Flag;
+import io.interpreter4j.core.safety.analysis.NestedCode;
+import io.interpreter4j.core.safety.analysis.PathJudge;
+import io.interpreter4j.core.safety.analysis.Place;
+import io.interpreter4j.core.safety.analysis.ShellEffects;
 import io.interpreter4j.core.safety.rules.Databases;
-import io.interpreter4j.core.safety.rules.Place;
 import io.interpreter4j.core.safety.rules.RemoteSystems;
 import io.interpreter4j.core.safety.rules.SecretNames;
+import io.interpreter4j.core.safety.script.ScriptApis.Api;
+import io.interpreter4j.core.safety.script.ScriptApis.Kind;
+import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
+import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
+import io.interpreter4j.core.safety.script.ScriptSource.Binding;
+import io.interpreter4j.core.safety.shell.ShellLexer.Part;
+import io.interpreter4j.core.safety.shell.ShellLexer.PartKind;
+import io.interpreter4j.core.safety.shell.ShellLexer.Word;
+import io.interpreter4j.core.safety.shell.ShellWords;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +36,7 @@ import java.util.Set;
  * {@link ScriptSource} reads the block, {@link ScriptValues} evaluates its expressions, {@link ScriptApis} says what
  * each library call does.
  */
-final class ScriptAnalyzer {
+public final class ScriptAnalyzer {
 
   private static final Set<String> DESTRUCTIVE_METHOD_PREFIXES = Set.of(
       "delete", "remove", "destroy", "drop", "flush", "truncate", "purge", "terminate", "empty", "del", "unlink",
@@ -42,7 +48,8 @@ final class ScriptAnalyzer {
   private final PathJudge judge;
   private final Findings findings;
   private final int depth;
-  private final BashAnalyzer shell;
+  private final NestedCode nested;
+  private final ShellEffects shell;
   private final boolean venv;
   private Path cwd;
   private ScriptSource src;
@@ -50,17 +57,20 @@ final class ScriptAnalyzer {
   private final Map<Long, Boolean> rooted = new HashMap<>();
   private final Map<Long, Boolean> fetched = new HashMap<>();
 
-  ScriptAnalyzer(Dialect dialect, PathJudge judge, Findings findings, int depth, Path cwd, boolean venv) {
+  /** The analysis of one JavaScript, Ruby or R program; {@code nested} analyses the shell commands and other programs it runs. */
+  public ScriptAnalyzer(Dialect dialect, PathJudge judge, Findings findings, NestedCode nested, int depth, Path cwd,
+                        boolean venv) {
     this.dialect = dialect;
     this.judge = judge;
     this.findings = findings;
+    this.nested = nested;
     this.depth = depth;
     this.cwd = cwd;
     this.venv = venv;
-    this.shell = new BashAnalyzer(judge, findings, cwd, venv, depth + 1);
+    this.shell = nested.shell(depth + 1, cwd, venv);
   }
 
-  void analyze(String code) {
+  public void analyze(String code) {
     if (depth > Findings.MAX_DEPTH) {
       findings.add(Flag.high("nesting-too-deep", "nests shells too deeply to check"));
       return;
@@ -638,7 +648,7 @@ final class ScriptAnalyzer {
     }
     String literal = values.literalOf(code);
     if (literal != null) {
-      new ScriptAnalyzer(dialect, judge, findings, depth + 1, cwd, venv).analyze(literal);
+      new ScriptAnalyzer(dialect, judge, findings, nested, depth + 1, cwd, venv).analyze(literal);
       return;
     }
     if (fetchesFromNetwork(code[0], code[1], 0)) {
@@ -701,7 +711,7 @@ final class ScriptAnalyzer {
     }
     String content = shell.writtenContent(path);
     if (content != null) {
-      new ScriptAnalyzer(dialect, judge, findings, depth + 1, cwd, venv).analyze(content);
+      new ScriptAnalyzer(dialect, judge, findings, nested, depth + 1, cwd, venv).analyze(content);
     }
   }
 
@@ -723,7 +733,7 @@ final class ScriptAnalyzer {
     if (w != null) {
       String content = shell.writtenContent(w);
       if (content != null) {
-        new ScriptAnalyzer(dialect, judge, findings, depth + 1, cwd, venv).analyze(content);
+        new ScriptAnalyzer(dialect, judge, findings, nested, depth + 1, cwd, venv).analyze(content);
       }
     }
   }
@@ -810,7 +820,7 @@ final class ScriptAnalyzer {
       }
     }
     for (String w : words) {
-      if (w != null && BashAnalyzer.isInterpreter(w.strip())) {
+      if (w != null && ShellWords.isInterpreter(w.strip())) {
         return w.strip();
       }
       if (w == null || !(w.equals("sudo") || w.equals("env") || w.startsWith("-"))) {

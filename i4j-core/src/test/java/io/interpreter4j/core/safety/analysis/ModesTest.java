@@ -1,4 +1,4 @@
-package io.interpreter4j.core.safety.rules;
+package io.interpreter4j.core.safety.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,10 +1,10 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.script;
 
-import io.interpreter4j.core.safety.ScriptApis.Api;
-import io.interpreter4j.core.safety.ScriptApis.Kind;
-import io.interpreter4j.core.safety.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.ScriptLexer.T;
-import io.interpreter4j.core.safety.ScriptLexer.Tok;
+import io.interpreter4j.core.safety.script.ScriptApis.Api;
+import io.interpreter4j.core.safety.script.ScriptApis.Kind;
+import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
+import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

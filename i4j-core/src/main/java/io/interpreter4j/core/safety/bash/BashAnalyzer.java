@@ -1,18 +1,38 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.bash;
 
-import io.interpreter4j.core.safety.PathJudge.Kind;
-import io.interpreter4j.core.safety.PathJudge.Target;
-import io.interpreter4j.core.safety.ShellLexer.Command;
-import io.interpreter4j.core.safety.ShellLexer.Part;
-import io.interpreter4j.core.safety.ShellLexer.PartKind;
-import io.interpreter4j.core.safety.ShellLexer.Redirect;
-import io.interpreter4j.core.safety.ShellLexer.Word;
+import static io.interpreter4j.core.safety.shell.ShellWords.OTHER_INTERPRETERS;
+import static io.interpreter4j.core.safety.shell.ShellWords.SHELLS;
+import static io.interpreter4j.core.safety.shell.ShellWords.WRAPPERS;
+import static io.interpreter4j.core.safety.shell.ShellWords.afterWrapper;
+import static io.interpreter4j.core.safety.shell.ShellWords.basename;
+import static io.interpreter4j.core.safety.shell.ShellWords.isAssignment;
+import static io.interpreter4j.core.safety.shell.ShellWords.isInterpreter;
+import static io.interpreter4j.core.safety.shell.ShellWords.isVersioned;
+
+import io.interpreter4j.core.intercept.Languages;
+import io.interpreter4j.core.safety.DangerAnalyzer;
+import io.interpreter4j.core.safety.analysis.BlockFacts;
+import io.interpreter4j.core.safety.analysis.Findings;
+import io.interpreter4j.core.safety.analysis.Flag;
+import io.interpreter4j.core.safety.analysis.Level;
+import io.interpreter4j.core.safety.analysis.NestedCode;
+import io.interpreter4j.core.safety.analysis.PathJudge.Kind;
+import io.interpreter4j.core.safety.analysis.PathJudge.Target;
+import io.interpreter4j.core.safety.analysis.PathJudge;
+import io.interpreter4j.core.safety.analysis.Place;
+import io.interpreter4j.core.safety.analysis.ShellEffects;
+import io.interpreter4j.core.safety.python.PythonAnalyzer;
 import io.interpreter4j.core.safety.rules.Block;
-import io.interpreter4j.core.safety.rules.BlockFacts;
-import io.interpreter4j.core.safety.rules.Place;
 import io.interpreter4j.core.safety.rules.SecretNames;
 import io.interpreter4j.core.safety.rules.ToolCall;
 import io.interpreter4j.core.safety.rules.ToolRules;
+import io.interpreter4j.core.safety.shell.ShellLexer.Command;
+import io.interpreter4j.core.safety.shell.ShellLexer.Part;
+import io.interpreter4j.core.safety.shell.ShellLexer.PartKind;
+import io.interpreter4j.core.safety.shell.ShellLexer.Redirect;
+import io.interpreter4j.core.safety.shell.ShellLexer.Word;
+import io.interpreter4j.core.safety.shell.ShellLexer;
+import io.interpreter4j.core.safety.shell.ShellValues;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -31,12 +51,9 @@ import java.util.regex.Pattern;
  * directory ({@code cd}), variables assigned in the block, directories it creates and files it downloads, so
  * that {@code rm -rf build} is judged by where {@code build} really is.
  */
-final class BashAnalyzer implements Block {
+public final class BashAnalyzer implements Block, ShellEffects {
 
-  private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox");
 
-  private static final Set<String> OTHER_INTERPRETERS = Set.of(
-      "perl", "ruby", "node", "nodejs", "php", "pwsh", "bun", "deno", "Rscript", "R");
   private static final Set<String> DOWNLOADERS = Set.of("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download");
   private static final Set<String> NETWORK = Set.of(
       "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "sftp", "ftp", "lftp", "http", "https", "xh",
@@ -52,20 +69,6 @@ final class BashAnalyzer implements Block {
   /** Tools that list processes by name, port or file: their pids are other programs'. */
   private static final Set<String> PROCESS_LISTERS = Set.of("pgrep", "pidof", "lsof", "fuser", "ps", "pstree", "pgrep.exe");
   private static final Set<String> ARCHIVERS = Set.of("tar", "zip", "7z", "rsync", "scp", "cp");
-  /** Wrappers that run the rest of the line as a command; the values are options that take an argument. */
-  static final Map<String, Set<String>> WRAPPERS = Map.ofEntries(
-      Map.entry("nohup", Set.of()), Map.entry("time", Set.of()), Map.entry("builtin", Set.of()),
-      Map.entry("exec", Set.of("-a")), Map.entry("setsid", Set.of()), Map.entry("unbuffer", Set.of()),
-      Map.entry("chronic", Set.of()), Map.entry("caffeinate", Set.of("-t", "-w")), Map.entry("stdbuf", Set.of()),
-      Map.entry("nice", Set.of("-n")), Map.entry("ionice", Set.of("-c", "-n", "-p")),
-      Map.entry("timeout", Set.of("-s", "-k", "--signal", "--kill-after")), Map.entry("watch", Set.of("-n", "-d")),
-      Map.entry("xargs", Set.of("-n", "-I", "-P", "-L", "-d", "-s", "-a", "-E", "-e")),
-      Map.entry("then", Set.of()), Map.entry("do", Set.of()), Map.entry("else", Set.of()), Map.entry("elif", Set.of()),
-      Map.entry("if", Set.of()), Map.entry("while", Set.of()), Map.entry("until", Set.of()), Map.entry("!", Set.of()),
-      Map.entry("{", Set.of()), Map.entry("strace", Set.of("-o", "-e", "-p")), Map.entry("ltrace", Set.of("-o")),
-      Map.entry("flock", Set.of("-w", "-E")), Map.entry("script", Set.of()), Map.entry("doas", Set.of("-u", "-C")),
-      Map.entry("sudo", Set.of("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group")),
-      Map.entry("pkexec", Set.of("--user")));
   private static final Set<String> NOT_COMMANDS = Set.of(
       "for", "case", "select", "function", "fi", "done", "esac", "}", "in", "return", "break", "continue", "alias",
       "[[", "]]");
@@ -107,6 +110,7 @@ final class BashAnalyzer implements Block {
 
   private final PathJudge judge;
   private final Findings findings;
+  private final NestedCode nested;
   private final int depth;
   private Path cwd;
   private final Deque<Path> dirStack = new ArrayDeque<>();
@@ -116,14 +120,16 @@ final class BashAnalyzer implements Block {
   private final Set<String> ownPids = new HashSet<>();
   private boolean venvActive;
 
-  BashAnalyzer(PathJudge judge, Findings findings, Path cwd, boolean venvActive, int depth) {
-    this(judge, findings, cwd, venvActive, depth, new HashMap<>(), new HashSet<>());
+  /** The analysis of one shell program; {@code nested} analyses the programs in other languages it runs. */
+  public BashAnalyzer(PathJudge judge, Findings findings, NestedCode nested, Path cwd, boolean venvActive, int depth) {
+    this(judge, findings, nested, cwd, venvActive, depth, new HashMap<>(), new HashSet<>());
   }
 
-  private BashAnalyzer(PathJudge judge, Findings findings, Path cwd, boolean venvActive, int depth,
+  private BashAnalyzer(PathJudge judge, Findings findings, NestedCode nested, Path cwd, boolean venvActive, int depth,
                        Map<String, String> vars, Set<Path> downloaded) {
     this.judge = judge;
     this.findings = findings;
+    this.nested = nested;
     this.cwd = cwd;
     this.venvActive = venvActive;
     this.depth = depth;
@@ -132,7 +138,7 @@ final class BashAnalyzer implements Block {
   }
 
   private BashAnalyzer child() {
-    return new BashAnalyzer(judge, findings, cwd, venvActive, depth + 1, new HashMap<>(vars), downloaded);
+    return new BashAnalyzer(judge, findings, nested, cwd, venvActive, depth + 1, new HashMap<>(vars), downloaded);
   }
 
   @Override
@@ -149,7 +155,7 @@ final class BashAnalyzer implements Block {
   /** Code another machine or a container runs: its paths are not this block's, so its folder is unknown. */
   @Override
   public void runShell(String code) {
-    new BashAnalyzer(judge, findings, null, false, depth + 1).analyze(code);
+    new BashAnalyzer(judge, findings, nested, null, false, depth + 1).analyze(code);
   }
 
   @Override
@@ -163,7 +169,8 @@ final class BashAnalyzer implements Block {
     return findings.facts();
   }
 
-  void analyze(String code) {
+  @Override
+  public void analyze(String code) {
     if (depth > Findings.MAX_DEPTH) {
       findings.add(Flag.high("nesting-too-deep", "nests shells too deeply to check"));
       return;
@@ -356,30 +363,6 @@ final class BashAnalyzer implements Block {
         false, c);
   }
 
-  /**
-   * Index of the word the wrapper at {@code idx} runs: past its options ({@code optsWithArg} take the next word as
-   * their value), a {@code --}, and timeout's duration.
-   */
-  static int afterWrapper(List<Word> words, int idx, String base, Set<String> optsWithArg) {
-    idx++;
-    while (idx < words.size()) {
-      String t = words.get(idx).text();
-      if (t.equals("--")) {
-        idx++;
-        break;
-      }
-      if (!t.startsWith("-") || t.length() < 2) {
-        break;
-      }
-      idx += optsWithArg.contains(t) ? 2 : 1;
-    }
-    if (base.equals("timeout") && idx < words.size()) {
-      idx++; // the duration
-    }
-    return idx;
-  }
-
-  /** {@code NAME=value} or {@code NAME+=value} with an unquoted name. */
   /** A command word's value: literal, or built from variables and substitutions known in the block. */
   private String nameOf(Word w) {
     String lit = w.literal();
@@ -388,46 +371,6 @@ final class BashAnalyzer implements Block {
     }
     String v = valueOf(w);
     return v == null || v.isEmpty() || v.indexOf(' ') >= 0 ? null : v;
-  }
-
-  static boolean isAssignment(Word w) {
-    List<Part> parts = w.parts();
-    if (parts.isEmpty() || parts.get(0).kind() != PartKind.TEXT || parts.get(0).quoted()) {
-      return false;
-    }
-    String t = parts.get(0).text();
-    if (t.isEmpty() || !(Character.isLetter(t.charAt(0)) || t.charAt(0) == '_')) {
-      return false;
-    }
-    for (int k = 1; k < t.length(); k++) {
-      char c = t.charAt(k);
-      if (c == '=' || (c == '+' && k + 1 < t.length() && t.charAt(k + 1) == '=')) {
-        return true;
-      }
-      if (!(Character.isLetterOrDigit(c) || c == '_')) {
-        return false;
-      }
-    }
-    return false;
-  }
-
-  /** "pip", "pip3", "python3.12": the base name followed only by digits and dots. */
-  private static boolean isVersioned(String name, String base) {
-    if (!name.startsWith(base)) {
-      return false;
-    }
-    for (int k = base.length(); k < name.length(); k++) {
-      char c = name.charAt(k);
-      if (!(Character.isDigit(c) || c == '.')) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  static String basename(String s) {
-    int slash = s.lastIndexOf('/');
-    return slash >= 0 && slash < s.length() - 1 ? s.substring(slash + 1) : s;
   }
 
   // ---------------------------------------------------------------- per command
@@ -1036,7 +979,8 @@ final class BashAnalyzer implements Block {
   }
 
   /** A file another language downloads ({@code download.file}, {@code urlretrieve}): running it later is HIGH. */
-  void downloaded(Word w) {
+  @Override
+  public void downloaded(Word w) {
     Target t = target(w);
     if (t != null) {
       downloaded.add(t.path());
@@ -1044,7 +988,8 @@ final class BashAnalyzer implements Block {
   }
 
   /** An archive another language unpacks into {@code dir} (zipfile's extractall, R's unzip): judged like tar -x -C. */
-  void extractInto(Word dir, String how) {
+  @Override
+  public void extractInto(Word dir, String how) {
     Target t = through(target(dir));
     if (t == null) {
       return;
@@ -1056,43 +1001,42 @@ final class BashAnalyzer implements Block {
     }
   }
 
-  /** The interpreters that run a program given as an argument or on standard input. */
-  static boolean isInterpreter(String program) {
-    String name = basename(program);
-    return SHELLS.contains(name) || OTHER_INTERPRETERS.contains(name) || isVersioned(name, "python")
-        || name.equals("py") || isVersioned(name, "pypy");
-  }
-
   /** Whether a path another language names is a file downloaded earlier in the block. */
-  boolean isDownloaded(Word w) {
+  @Override
+  public boolean isDownloaded(Word w) {
     Target t = through(target(w));
     return t != null && downloaded.contains(t.path());
   }
 
   /** The block's current folder as far as it is known, or null. */
-  Path cwd() {
+  @Override
+  public Path cwd() {
     return cwd;
   }
 
   /** Where a path another language built lies. */
-  Place place(Word w) {
+  @Override
+  public Place place(Word w) {
     Resolved r = resolve(w);
     return r.target() == null ? Place.UNKNOWN : judge.place(r.target().path());
   }
 
   /** What the block wrote to a file earlier (a heredoc, an echo, a write_text), or null. */
-  String writtenContent(Word w) {
+  @Override
+  public String writtenContent(Word w) {
     Resolved r = resolve(w);
     return r.target() == null ? null : findings.writtenContent(r.target().path());
   }
 
   /** {@code os.chdir}: later relative paths resolve against the new directory. */
-  void chdir(Word w) {
+  @Override
+  public void chdir(Word w) {
     cd("cd", List.of(w));
   }
 
   /** A file that is read (python open(), Path.read_text()): a secret counts towards exfiltration. */
-  void read(Word w) {
+  @Override
+  public void read(Word w) {
     noteRead(through(target(w)));
   }
 
@@ -1117,7 +1061,8 @@ final class BashAnalyzer implements Block {
     }
   }
 
-  void move(Word source, Word destination) {
+  @Override
+  public void move(Word source, Word destination) {
     Target s = target(source);
     if (s != null) {
       findings.add(judge.moveSource(s));
@@ -1128,19 +1073,22 @@ final class BashAnalyzer implements Block {
     }
   }
 
-  void permissions(Word w, String tool) {
+  @Override
+  public void permissions(Word w, String tool) {
     permissions(w, tool, null);
   }
 
   /** chmod from another language, with the mode it sets when known ("666", "o+w"). */
-  void permissions(Word w, String tool, String mode) {
+  @Override
+  public void permissions(Word w, String tool, String mode) {
     Target t = through(target(w));
     if (t != null) {
       findings.add(judge.permissions(t, false, tool, mode));
     }
   }
 
-  void recursiveDelete(Word w) {
+  @Override
+  public void recursiveDelete(Word w) {
     Resolved r = resolve(w);
     if (r.target() != null) {
       findings.add(judge.recursiveDelete(r.target()));
@@ -1172,14 +1120,16 @@ final class BashAnalyzer implements Block {
     }
   }
 
-  void delete(Word w) {
+  @Override
+  public void delete(Word w) {
     Resolved r = resolve(w);
     if (r.target() != null) {
       findings.add(judge.delete(r.target()));
     }
   }
 
-  Target write(Word w, boolean append) {
+  @Override
+  public Target write(Word w, boolean append) {
     Target t = through(resolve(w).target());
     if (t == null) {
       return null;
@@ -1188,7 +1138,8 @@ final class BashAnalyzer implements Block {
     return t;
   }
 
-  void created(Word w) {
+  @Override
+  public void created(Word w) {
     Resolved r = resolve(w);
     if (r.target() != null && r.target().glob() == null) {
       judge.created(r.target().path());
@@ -1766,7 +1717,8 @@ final class BashAnalyzer implements Block {
    * target's name): later writes and reads through the link reach the target. Relative targets are relative to the
    * link's folder, as the kernel reads them.
    */
-  void linked(Word target, Word link, boolean intoDir) {
+  @Override
+  public void linked(Word target, Word link, boolean intoDir) {
     Target l = target(link);
     String t = target.literal() != null ? target.literal() : valueOf(target);
     if (l == null || l.glob() != null || t == null || t.isEmpty()) {
@@ -1978,7 +1930,7 @@ final class BashAnalyzer implements Block {
         String program = echoed(feeder);
         if (program != null) {
           if (inv.name().startsWith("python")) {
-            new PythonAnalyzer(judge, findings, depth + 1, cwd, venvActive).analyze(program);
+            nested.analyze(Languages.PYTHON, program, depth + 1, cwd, venvActive);
           } else if (SHELLS.contains(inv.name())) {
             child().analyze(program);
           }
@@ -2042,7 +1994,7 @@ final class BashAnalyzer implements Block {
       return;
     }
     String language = interpreter != null ? interpreter : shebang(content);
-    DangerAnalyzer.analyzeNested(language, content, judge, findings, depth + 1, cwd, venvActive);
+    nested.analyze(language, content, depth + 1, cwd, venvActive);
   }
 
   /** "python3" for {@code #!/usr/bin/env python3}; "bash" when there is no shebang. */
@@ -2120,7 +2072,7 @@ final class BashAnalyzer implements Block {
       String t = args.get(k).text();
       if (t.equals("-c") && k + 1 < args.size()) {
         inlineFromDownload(inv, args.get(k + 1));
-        new PythonAnalyzer(judge, findings, depth + 1, cwd, venvActive).analyze(args.get(k + 1).text());
+        nested.analyze(Languages.PYTHON, args.get(k + 1).text(), depth + 1, cwd, venvActive);
         return;
       }
       if (t.equals("-m") && k + 1 < args.size()) {
@@ -2156,7 +2108,7 @@ final class BashAnalyzer implements Block {
     }
     pipedFromDownload(inv, all, index);
     for (String body : inv.command().heredocs) {
-      new PythonAnalyzer(judge, findings, depth + 1, cwd, venvActive).analyze(body);
+      nested.analyze(Languages.PYTHON, body, depth + 1, cwd, venvActive);
     }
   }
 
@@ -2175,7 +2127,7 @@ final class BashAnalyzer implements Block {
           || t.startsWith("-") && !t.startsWith("--") && t.endsWith("e") && (inv.name().equals("perl") || inv.name().equals("ruby"));
       if (program && k + 1 < args.size()) {
         inlineFromDownload(inv, args.get(k + 1));
-        DangerAnalyzer.analyzeNested(inv.name(), args.get(k + 1).text(), judge, findings, depth + 1, cwd, venvActive);
+        nested.analyze(inv.name(), args.get(k + 1).text(), depth + 1, cwd, venvActive);
         return;
       }
       if (!t.startsWith("-")) {
@@ -2186,7 +2138,7 @@ final class BashAnalyzer implements Block {
     pipedFromDownload(inv, all, index);
     for (String body : inv.command().heredocs) {
       // node <<'EOF' ... EOF, ruby - <<EOF: the program comes on standard input
-      DangerAnalyzer.analyzeNested(inv.name(), body, judge, findings, depth + 1, cwd, venvActive);
+      nested.analyze(inv.name(), body, depth + 1, cwd, venvActive);
     }
   }
 

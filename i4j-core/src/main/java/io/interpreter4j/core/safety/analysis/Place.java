@@ -1,4 +1,4 @@
-package io.interpreter4j.core.safety.rules;
+package io.interpreter4j.core.safety.analysis;
 
 /** Where a path a command acts on lies, as the rule families judge it. */
 public enum Place {

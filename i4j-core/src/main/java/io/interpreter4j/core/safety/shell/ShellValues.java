@@ -1,7 +1,7 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.shell;
 
-import io.interpreter4j.core.safety.ShellLexer.Command;
-import io.interpreter4j.core.safety.ShellLexer.Word;
+import io.interpreter4j.core.safety.shell.ShellLexer.Command;
+import io.interpreter4j.core.safety.shell.ShellLexer.Word;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -17,7 +17,7 @@ import java.util.function.Function;
  * they stand for: {@code dirname}, {@code basename}, {@code realpath}, {@code pwd}, {@code echo}/{@code printf}
  * piped through decoders (base64, base32, xxd -r -p, rev), {@code which}, {@code whoami}. Anything else is unknown.
  */
-final class ShellValues {
+public final class ShellValues {
 
   /** Programs usually installed in /usr/bin: {@code $(command -v node)} is a system path. */
   private static final Set<String> LOCATORS = Set.of("which", "command", "type");
@@ -30,7 +30,7 @@ final class ShellValues {
    * @param valueOf a word's value in the block, or null
    * @param cwd     the block's current folder, or null
    */
-  static String evaluate(String code, Function<Word, String> valueOf, Path cwd, Path home) {
+  public static String evaluate(String code, Function<Word, String> valueOf, Path cwd, Path home) {
     try {
       return pipeline(code, valueOf, cwd, home);
     } catch (InvalidPathException e) {
@@ -58,7 +58,7 @@ final class ShellValues {
         }
         args.add(v);
       }
-      String name = BashAnalyzer.basename(args.get(0));
+      String name = ShellWords.basename(args.get(0));
       List<String> rest = args.subList(1, args.size());
       value = k == 0 ? source(name, rest, c, cwd, home, valueOf) : filter(name, rest, value);
       if (value == null) {

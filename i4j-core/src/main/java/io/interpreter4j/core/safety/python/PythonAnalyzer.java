@@ -1,11 +1,17 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.python;
 
-import io.interpreter4j.core.safety.ShellLexer.Part;
-import io.interpreter4j.core.safety.ShellLexer.PartKind;
-import io.interpreter4j.core.safety.ShellLexer.Word;
+import io.interpreter4j.core.safety.analysis.Findings;
+import io.interpreter4j.core.safety.analysis.Flag;
+import io.interpreter4j.core.safety.analysis.NestedCode;
+import io.interpreter4j.core.safety.analysis.PathJudge;
+import io.interpreter4j.core.safety.analysis.ShellEffects;
 import io.interpreter4j.core.safety.rules.Databases;
 import io.interpreter4j.core.safety.rules.RemoteSystems;
 import io.interpreter4j.core.safety.rules.SecretNames;
+import io.interpreter4j.core.safety.shell.ShellLexer.Part;
+import io.interpreter4j.core.safety.shell.ShellLexer.PartKind;
+import io.interpreter4j.core.safety.shell.ShellLexer.Word;
+import io.interpreter4j.core.safety.shell.ShellWords;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +27,7 @@ import java.util.regex.Pattern;
  * {@code os.path.expanduser}, {@code Path.home()} and simple assignments are judged like their shell twins.
  * Only string literals that reach a call matter, so {@code print("rm -rf /")} is harmless.
  */
-final class PythonAnalyzer {
+public final class PythonAnalyzer {
 
   private enum T { NAME, STRING, NUMBER, OP, NEWLINE }
 
@@ -110,7 +116,8 @@ final class PythonAnalyzer {
   private final PathJudge judge;
   private final Findings findings;
   private final int depth;
-  private final BashAnalyzer shell;
+  private final NestedCode nested;
+  private final ShellEffects shell;
   private final Path cwd;
   private final boolean shellVenv;
   private List<Tok> toks = List.of();
@@ -123,16 +130,18 @@ final class PythonAnalyzer {
   /** Answers of the recursive look-ups through assignments (fetched code, clients, process lists), per token. */
   private final Map<Long, Boolean> memo = new HashMap<>();
 
-  PythonAnalyzer(PathJudge judge, Findings findings, int depth, Path cwd, boolean venvActive) {
+  /** The analysis of one python program; {@code nested} analyses the shell commands and other programs it runs. */
+  public PythonAnalyzer(PathJudge judge, Findings findings, NestedCode nested, int depth, Path cwd, boolean venvActive) {
     this.shellVenv = venvActive;
     this.judge = judge;
     this.findings = findings;
+    this.nested = nested;
     this.depth = depth;
     this.cwd = cwd;
-    this.shell = new BashAnalyzer(judge, findings, cwd, venvActive, depth + 1);
+    this.shell = nested.shell(depth + 1, cwd, venvActive);
   }
 
-  void analyze(String code) {
+  public void analyze(String code) {
     if (depth > Findings.MAX_DEPTH) {
       findings.add(Flag.high("nesting-too-deep", "nests shells too deeply to check"));
       return;
@@ -149,7 +158,7 @@ final class PythonAnalyzer {
   }
 
   /** The shell command lines this block runs (literal shell-outs, {@code !cmd}, {@code %pip}), in order. */
-  List<String> shellCommands() {
+  public List<String> shellCommands() {
     return List.copyOf(shellCommands);
   }
 
@@ -846,7 +855,7 @@ final class PythonAnalyzer {
         List<Part> program = evalString(args.get(0)[0], args.get(0)[1]);
         Word w = program == null ? null : new Word(program, "");
         if (w != null && w.literal() != null) {
-          new PythonAnalyzer(judge, findings, depth + 1, cwd, shellVenv).analyze(w.literal());
+          new PythonAnalyzer(judge, findings, nested, depth + 1, cwd, shellVenv).analyze(w.literal());
           return;
         }
       }
@@ -896,7 +905,7 @@ final class PythonAnalyzer {
     pathArg(file).ifPresent(w -> {
       String content = shell.writtenContent(w);
       if (content != null) {
-        new PythonAnalyzer(judge, findings, depth + 1, cwd, shellVenv).analyze(content);
+        new PythonAnalyzer(judge, findings, nested, depth + 1, cwd, shellVenv).analyze(content);
       }
     });
   }
@@ -1307,7 +1316,7 @@ final class PythonAnalyzer {
     }
     for (int k = 0; k < argv.size() && k < 4; k++) {
       String w = argv.get(k) == null ? null : new Word(argv.get(k), "").literal();
-      if (w != null && BashAnalyzer.isInterpreter(w)) {
+      if (w != null && ShellWords.isInterpreter(w)) {
         return true;
       }
       if (w == null || !(w.equals("sudo") || w.equals("env") || w.startsWith("-"))) {

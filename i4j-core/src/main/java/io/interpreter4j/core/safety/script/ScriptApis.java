@@ -1,6 +1,6 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.script;
 
-import io.interpreter4j.core.safety.ScriptLexer.Dialect;
+import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
 import java.util.HashMap;
 import java.util.Map;
 

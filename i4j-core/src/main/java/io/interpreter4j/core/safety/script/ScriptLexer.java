@@ -1,5 +1,6 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.script;
 
+import io.interpreter4j.core.safety.shell.ShellLexer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,10 +10,10 @@ import java.util.List;
  * {@code "#{x}"}) kept apart from the literal text. Ruby's backticks and {@code %x()} become shell-command tokens.
  * Comments and regular-expression literals are skipped. Never fails: what it cannot read becomes operators.
  */
-final class ScriptLexer {
+public final class ScriptLexer {
 
   /** Which language's spelling to read. */
-  enum Dialect { JAVASCRIPT, RUBY, R }
+  public enum Dialect { JAVASCRIPT, RUBY, R }
 
   enum T { NAME, STRING, SHELL, NUMBER, OP, NEWLINE }
 

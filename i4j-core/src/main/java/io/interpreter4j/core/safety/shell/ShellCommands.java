@@ -1,9 +1,9 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.shell;
 
-import io.interpreter4j.core.safety.ShellLexer.Command;
-import io.interpreter4j.core.safety.ShellLexer.Part;
-import io.interpreter4j.core.safety.ShellLexer.PartKind;
-import io.interpreter4j.core.safety.ShellLexer.Word;
+import io.interpreter4j.core.safety.shell.ShellLexer.Command;
+import io.interpreter4j.core.safety.shell.ShellLexer.Part;
+import io.interpreter4j.core.safety.shell.ShellLexer.PartKind;
+import io.interpreter4j.core.safety.shell.ShellLexer.Word;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +13,7 @@ import java.util.Set;
  * written, plus the commands hidden inside it ({@code $(...)}, backticks, {@code bash -c '...'}, {@code eval}),
  * so that an allow rule for {@code git push*} does not wave through {@code git push $(rm -rf ~)}.
  */
-final class ShellCommands {
+public final class ShellCommands {
 
   /**
    * One command.
@@ -21,14 +21,14 @@ final class ShellCommands {
    * @param text the command as written, whitespace collapsed ("sudo rm -rf build")
    * @param core the command without wrappers and leading assignments ("rm -rf build"); equal to text if none
    */
-  record ShellCommand(String text, String core) {}
+  public record ShellCommand(String text, String core) {}
 
   private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish");
   private static final int MAX_DEPTH = 8;
 
   private ShellCommands() {}
 
-  static List<ShellCommand> split(String code) {
+  public static List<ShellCommand> split(String code) {
     List<ShellCommand> out = new ArrayList<>();
     split(code, 0, out);
     return out;
@@ -59,7 +59,7 @@ final class ShellCommands {
         nested(r.target(), depth, out);
       }
       if (core < c.words.size()) {
-        String name = BashAnalyzer.basename(c.words.get(core).text());
+        String name = ShellWords.basename(c.words.get(core).text());
         List<Word> args = c.words.subList(core + 1, c.words.size());
         if (name.equals("eval") && !args.isEmpty()) {
           StringBuilder sb = new StringBuilder();
@@ -92,7 +92,7 @@ final class ShellCommands {
   private static boolean isKeywordOnly(Command c) {
     for (Word w : c.words) {
       String lit = w.literal();
-      if (lit == null || !(BashAnalyzer.WRAPPERS.containsKey(lit) || Set.of("fi", "done", "esac", "}", "{").contains(lit))) {
+      if (lit == null || !(ShellWords.WRAPPERS.containsKey(lit) || Set.of("fi", "done", "esac", "}", "{").contains(lit))) {
         return false;
       }
     }
@@ -104,7 +104,7 @@ final class ShellCommands {
     int idx = 0;
     while (idx < words.size()) {
       Word w = words.get(idx);
-      if (BashAnalyzer.isAssignment(w)) {
+      if (ShellWords.isAssignment(w)) {
         idx++;
         continue;
       }
@@ -112,13 +112,13 @@ final class ShellCommands {
       if (lit == null) {
         return idx;
       }
-      String base = BashAnalyzer.basename(lit);
+      String base = ShellWords.basename(lit);
       Set<String> optsWithArg = base.equals("env") || base.equals("command") ? Set.of("-u", "-C", "-S")
-          : BashAnalyzer.WRAPPERS.get(base);
+          : ShellWords.WRAPPERS.get(base);
       if (optsWithArg == null) {
         return idx;
       }
-      idx = BashAnalyzer.afterWrapper(words, idx, base, optsWithArg);
+      idx = ShellWords.afterWrapper(words, idx, base, optsWithArg);
     }
     return idx;
   }
@@ -149,7 +149,7 @@ final class ShellCommands {
   }
 
   /** Runs of whitespace (also newlines from line continuations) become one space, so "git  push" is "git push". */
-  static String collapse(String s) {
+  public static String collapse(String s) {
     StringBuilder sb = new StringBuilder(s.length());
     boolean space = false;
     for (int i = 0; i < s.length(); i++) {

@@ -1,6 +1,5 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.analysis;
 
-import io.interpreter4j.core.safety.rules.BlockFacts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,10 +12,10 @@ import java.util.Set;
  * What one analysis has found so far, shared by the bash and python analyzers as they recurse into each other:
  * flags, plus the facts that only combine at the end (a secret read somewhere and the network used somewhere).
  */
-final class Findings {
+public final class Findings {
 
   /** Nested shells, evals and shell-outs deeper than this are refused rather than followed. */
-  static final int MAX_DEPTH = 8;
+  public static final int MAX_DEPTH = 8;
 
   private final Set<Flag> flags = new LinkedHashSet<>();
   private final Set<String> secretsRead = new LinkedHashSet<>();
@@ -26,12 +25,12 @@ final class Findings {
   private final Map<Path, String> writtenFiles = new HashMap<>();
 
   /** Facts about the whole block that the rule families and language analyzers gather. */
-  BlockFacts facts() {
+  public BlockFacts facts() {
     return facts;
   }
 
   /** A file the block writes with content it spells out (a heredoc, an echo): running it later runs that content. */
-  void wroteFile(Path path, String content) {
+  public void wroteFile(Path path, String content) {
     if (writtenFiles.size() < 64 && content.length() < 100_000) {
       writtenFiles.put(path, content);
     }
@@ -41,19 +40,19 @@ final class Findings {
   private final Set<String> calling = new java.util.HashSet<>();
 
   /** A shell function the block defines: calling it runs its body with the call's arguments. */
-  void function(String name, String body) {
+  public void function(String name, String body) {
     if (functions.size() < 256) {
       functions.put(name, body);
     }
   }
 
   /** The body of a function the block defines and is not already expanding, or null. */
-  String functionBody(String name) {
+  public String functionBody(String name) {
     return calling.contains(name) ? null : functions.get(name);
   }
 
   /** Marks a function as being expanded (true) or done (false), so recursion is followed once. */
-  void calling(String name, boolean active) {
+  public void calling(String name, boolean active) {
     if (active) {
       calling.add(name);
     } else {
@@ -64,7 +63,7 @@ final class Findings {
   private final Set<String> fetchedVariables = new java.util.HashSet<>();
 
   /** A shell variable of the block holds what a download printed ({@code S=$(curl ...)}), or no longer does. */
-  void fetchedVariable(String name, boolean fetched) {
+  public void fetchedVariable(String name, boolean fetched) {
     if (fetched && fetchedVariables.size() < 256) {
       fetchedVariables.add(name);
     } else if (!fetched) {
@@ -72,35 +71,35 @@ final class Findings {
     }
   }
 
-  boolean isFetchedVariable(String name) {
+  public boolean isFetchedVariable(String name) {
     return fetchedVariables.contains(name);
   }
 
   /** The content the block wrote to {@code path}, or null. */
-  String writtenContent(Path path) {
+  public String writtenContent(Path path) {
     return writtenFiles.get(path);
   }
 
-  void add(Flag flag) {
+  public void add(Flag flag) {
     if (flag != null) {
       flags.add(flag);
     }
   }
 
-  void secretRead(String what) {
+  public void secretRead(String what) {
     secretsRead.add(what);
   }
 
-  void environmentRead() {
+  public void environmentRead() {
     environmentRead = true;
   }
 
-  void network() {
+  public void network() {
     network = true;
   }
 
   /** The risk once the block-wide facts are combined: reading a secret is MEDIUM, with the network it is HIGH. */
-  Risk toRisk() {
+  public Risk toRisk() {
     List<Flag> all = new ArrayList<>(flags);
     all.addAll(facts.combine(!secretsRead.isEmpty() || environmentRead));
     List<String> secrets = new ArrayList<>(secretsRead);

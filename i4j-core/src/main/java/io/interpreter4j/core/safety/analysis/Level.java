@@ -1,4 +1,4 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.analysis;
 
 /** How dangerous a code block is: LOW and MEDIUM may auto-run, HIGH needs a human (or is refused unattended). */
 public enum Level {

@@ -1,6 +1,5 @@
-package io.interpreter4j.core.safety.rules;
+package io.interpreter4j.core.safety.analysis;
 
-import io.interpreter4j.core.safety.Flag;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.bash;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.interpreter4j.core.safety.rules;
+package io.interpreter4j.core.safety.analysis;
 
 /**
  * What a file mode grants, whether written in octal ({@code 0o666}, {@code 0777}, {@code 755}, a decimal 438) or

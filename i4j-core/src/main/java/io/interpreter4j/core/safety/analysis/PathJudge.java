@@ -1,7 +1,5 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.analysis;
 
-import io.interpreter4j.core.safety.rules.Modes;
-import io.interpreter4j.core.safety.rules.Place;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -11,10 +9,10 @@ import java.util.Set;
  * Judges what deleting, writing, moving or re-permissioning a resolved path means for this machine: the same
  * rules serve rm and shutil.rmtree, shell redirections and python's open(..., 'w').
  */
-final class PathJudge {
+public final class PathJudge {
 
   /** Where a path lies; checked in this order, so a project inside /opt is still "inside the working directory". */
-  enum Kind { ROOT, HOME, ABOVE_HOME, WORKDIR, ABOVE_WORKDIR, INSIDE_WORKDIR, HOME_DOT, CREATED, SYSTEM, OUTSIDE }
+  public enum Kind { ROOT, HOME, ABOVE_HOME, WORKDIR, ABOVE_WORKDIR, INSIDE_WORKDIR, HOME_DOT, CREATED, SYSTEM, OUTSIDE }
 
   /**
    * A path an operation acts on.
@@ -22,7 +20,7 @@ final class PathJudge {
    * @param path absolute and normalised; when {@code glob} is set, the directory the glob is expanded in
    * @param glob the unexpanded rest ("*", "*.log", "*&#47;node_modules"), or null
    */
-  record Target(Path path, String glob) {
+  public record Target(Path path, String glob) {
 
     /** A glob that matches (nearly) everything in its directory: "*", ".*", "*.*", "?*". */
     boolean broadGlob() {
@@ -134,7 +132,7 @@ final class PathJudge {
   private final Path home;
   private final Set<Path> created;
 
-  PathJudge(AnalysisContext ctx) {
+  public PathJudge(AnalysisContext ctx) {
     this.ctx = ctx;
     this.workdir = ctx.workdir();
     this.home = ctx.home();
@@ -154,18 +152,18 @@ final class PathJudge {
   private int temps;
 
   /** A stand-in for the directory {@code mktemp -d} or {@code tempfile.mkdtemp()} will create; counts as created. */
-  Path newTempDirectory() {
+  public Path newTempDirectory() {
     Path p = Path.of("/tmp", "i4j-mktemp-" + (++temps));
     created.add(p);
     return p;
   }
 
-  AnalysisContext context() {
+  public AnalysisContext context() {
     return ctx;
   }
 
   /** Remembers a path the block itself creates (mkdir, mktemp, venv), so deleting it later is fine. */
-  void created(Path p) {
+  public void created(Path p) {
     Kind k = kind(p);
     if (k == Kind.INSIDE_WORKDIR || k == Kind.OUTSIDE || k == Kind.CREATED) {
       created.add(p);
@@ -178,14 +176,14 @@ final class PathJudge {
    * A link the block makes ({@code ln -s TARGET LINK}, {@code os.symlink}): writing, reading or re-permissioning
    * through {@code link} acts on {@code target}. Deleting the link itself does not.
    */
-  void linked(Path link, Path target) {
+  public void linked(Path link, Path target) {
     if (links.size() < 256 && !link.equals(target)) {
       links.put(link, target);
     }
   }
 
   /** The path an access to {@code p} really reaches, through the links the block made (a few hops at most). */
-  Path throughLinks(Path p) {
+  public Path throughLinks(Path p) {
     Path cur = p;
     for (int hop = 0; hop < 8 && !links.isEmpty(); hop++) {
       Path next = null;
@@ -212,7 +210,7 @@ final class PathJudge {
     return false;
   }
 
-  Kind kind(Path p) {
+  public Kind kind(Path p) {
     if (p.equals(ROOT) || p.getNameCount() == 0) {
       return Kind.ROOT;
     }
@@ -251,7 +249,7 @@ final class PathJudge {
   }
 
   /** The rule families' view of where a path lies. */
-  Place place(Path p) {
+  public Place place(Path p) {
     if (isDevice(p)) {
       return Place.DEVICE;
     }
@@ -271,7 +269,7 @@ final class PathJudge {
   }
 
   /** Lower is worse: orders candidate values of a loop variable by what deleting them would destroy. */
-  int danger(Path p) {
+  public int danger(Path p) {
     return switch (kind(p)) {
       case ROOT -> 0;
       case HOME -> 1;
@@ -299,7 +297,7 @@ final class PathJudge {
     return p.isAbsolute() && p.getNameCount() > 0 && SYSTEM_ROOTS.contains(p.getName(0).toString());
   }
 
-  boolean isDevice(Path p) {
+  public boolean isDevice(Path p) {
     String s = p.toString();
     return s.startsWith("/dev/") && !HARMLESS_DEVICES.contains(s) && !s.startsWith("/dev/fd/")
         && !s.startsWith("/dev/shm/") && !s.startsWith("/dev/pts/") && !s.startsWith("/dev/tcp/")
@@ -310,7 +308,7 @@ final class PathJudge {
     return p.startsWith(home) && !p.equals(home) ? home.relativize(p).toString().replace('\\', '/') : null;
   }
 
-  boolean isShellRc(Path p) {
+  public boolean isShellRc(Path p) {
     String rel = homeRelative(p);
     return rel != null && SHELL_RC.contains(rel);
   }
@@ -370,7 +368,7 @@ final class PathJudge {
   }
 
   /** A short description of the secret a path holds ("~/.ssh/id_rsa", "/etc/shadow"), or null. */
-  String secret(Path p) {
+  public String secret(Path p) {
     String s = p.toString();
     if (SYSTEM_SECRETS.contains(s) || s.startsWith("/etc/ssl/private")
         || (s.startsWith("/proc/") && s.endsWith("/environ"))) {
@@ -419,12 +417,12 @@ final class PathJudge {
   }
 
   /** Whether archiving or copying the path wholesale would carry secrets along (/, /home, ~). */
-  boolean containsSecrets(Path p) {
+  public boolean containsSecrets(Path p) {
     return home.startsWith(p) || secret(p) != null;
   }
 
   /** A path as a user reads it: "~/x" under home, else absolute. */
-  String display(Path p) {
+  public String display(Path p) {
     if (p.equals(home)) {
       return "~";
     }
@@ -432,7 +430,7 @@ final class PathJudge {
     return rel != null ? "~/" + rel : p.toString();
   }
 
-  String display(Target t) {
+  public String display(Target t) {
     String base = display(t.path());
     if (t.glob() == null) {
       return base;
@@ -441,7 +439,7 @@ final class PathJudge {
   }
 
   /** rm -r, shutil.rmtree, find -delete. */
-  Flag recursiveDelete(Target t) {
+  public Flag recursiveDelete(Target t) {
     Kind k = kind(t.path());
     boolean glob = t.glob() != null;
     String what = display(t);
@@ -462,7 +460,7 @@ final class PathJudge {
   }
 
   /** rm without -r, os.remove, Path.unlink. */
-  Flag delete(Target t) {
+  public Flag delete(Target t) {
     Kind k = kind(t.path());
     String what = display(t);
     if (t.glob() != null && t.glob().contains("**") && (k == Kind.ROOT || k == Kind.HOME || k == Kind.ABOVE_HOME
@@ -494,7 +492,7 @@ final class PathJudge {
   }
 
   /** Redirections, tee, cp/mv/ln destinations, dd of=, open(..., 'w'). */
-  Flag write(Target t, boolean append) {
+  public Flag write(Target t, boolean append) {
     Path p = t.path();
     String what = display(t);
     if (p.toString().startsWith("/dev/")) {
@@ -530,7 +528,7 @@ final class PathJudge {
   }
 
   /** The source of mv, shutil.move, os.rename. */
-  Flag moveSource(Target t) {
+  public Flag moveSource(Target t) {
     Kind k = kind(t.path());
     String what = display(t);
     return switch (k) {
@@ -551,7 +549,7 @@ final class PathJudge {
   }
 
   /** The destination of mv: a device destroys what is moved there. */
-  Flag moveDestination(Target t) {
+  public Flag moveDestination(Target t) {
     if (t.path().toString().startsWith("/dev/")) {
       return Flag.high("move-to-device", "moves a file onto " + display(t) + ", destroying it");
     }
@@ -562,7 +560,7 @@ final class PathJudge {
    * chmod with its mode: beyond {@link #permissions(Target, boolean, String)}, a mode that lets every user write a
    * protected place, or lets others read or write keys and credentials, is HIGH even without -R.
    */
-  Flag permissions(Target t, boolean recursive, String tool, String mode) {
+  public Flag permissions(Target t, boolean recursive, String tool, String mode) {
     Flag base = permissions(t, recursive, tool);
     if (mode == null || !tool.equals("chmod") || base != null && base.level() == Level.HIGH) {
       return base;
@@ -583,7 +581,7 @@ final class PathJudge {
   }
 
   /** chmod, chown, chgrp. */
-  Flag permissions(Target t, boolean recursive, String tool) {
+  public Flag permissions(Target t, boolean recursive, String tool) {
     Kind k = kind(t.path());
     String what = display(t);
     return switch (k) {

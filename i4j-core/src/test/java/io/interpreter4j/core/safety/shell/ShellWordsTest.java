@@ -1,19 +1,19 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.shell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.interpreter4j.core.safety.ShellLexer.Word;
+import io.interpreter4j.core.safety.shell.ShellLexer.Word;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The wrapper skipping that the danger analysis and the approval rules' command split share. */
-class BashAnalyzerTest {
+class ShellWordsTest {
 
   /** The word the first word of {@code line}, a wrapper, runs; "" when there is none. */
   private static String wrapped(String line) {
     List<Word> words = ShellLexer.parse(line).get(0).words;
     String base = words.get(0).text();
-    int idx = BashAnalyzer.afterWrapper(words, 0, base, BashAnalyzer.WRAPPERS.get(base));
+    int idx = ShellWords.afterWrapper(words, 0, base, ShellWords.WRAPPERS.get(base));
     return idx < words.size() ? words.get(idx).text() : "";
   }
 

@@ -1,4 +1,4 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.shell;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,10 +8,10 @@ import java.util.List;
  * them, closely enough to analyse: quotes, escapes, {@code $(...)}, backticks, {@code ${...}}, process
  * substitution and heredocs are understood; anything it cannot parse degrades to plain words, never an error.
  */
-final class ShellLexer {
+public final class ShellLexer {
 
   /** What a piece of a word is: literal text, a variable expansion, or a command substitution. */
-  enum PartKind { TEXT, VAR, SUBST }
+  public enum PartKind { TEXT, VAR, SUBST }
 
   /**
    * One piece of a word.
@@ -21,21 +21,21 @@ final class ShellLexer {
    * @param mayBeEmpty for variables: whether the expansion can be empty ({@code ${X:?}} cannot)
    * @param fallback   for variables: the default of {@code ${X:-default}} (source text), used when X is unset; or null
    */
-  record Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty, String fallback) {
+  public record Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty, String fallback) {
 
-    Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty) {
+    public Part(PartKind kind, String text, boolean quoted, boolean mayBeEmpty) {
       this(kind, text, quoted, mayBeEmpty, null);
     }
   }
 
   /** A shell word: its pieces and the source text it came from; its text forms are computed once. */
-  static final class Word {
+  public static final class Word {
     private final List<Part> parts;
     private final String raw;
     private final String literal;
     private final String text;
 
-    Word(List<Part> parts, String raw) {
+  public   Word(List<Part> parts, String raw) {
       this.raw = raw;
       if (parts.size() == 1 && parts.get(0).kind() == PartKind.TEXT) {
         // the common case, a plain word: no copying, no builders
@@ -68,21 +68,21 @@ final class ShellLexer {
       this.text = txt.toString();
     }
 
-    List<Part> parts() {
+    public List<Part> parts() {
       return parts;
     }
 
-    String raw() {
+    public String raw() {
       return raw;
     }
 
     /** The word's value when it is pure literal text, else null. */
-    String literal() {
+    public String literal() {
       return literal;
     }
 
     /** The value with expansions shown as {@code $NAME} and {@code $(...)}: for display and name checks. */
-    String text() {
+    public String text() {
       return text;
     }
 
@@ -93,30 +93,30 @@ final class ShellLexer {
   }
 
   /** A redirection such as {@code > file}, {@code >> file}, {@code < file} or a heredoc ({@code <<}). */
-  record Redirect(String op, Word target) {
+  public record Redirect(String op, Word target) {
 
-    boolean writes() {
+    public boolean writes() {
       return op.startsWith(">") || op.startsWith("&>") || op.equals("<>");
     }
 
-    boolean appends() {
+    public boolean appends() {
       return op.equals(">>") || op.equals("&>>");
     }
 
-    boolean reads() {
+    public boolean reads() {
       return op.equals("<") || op.equals("<>");
     }
   }
 
   /** A simple command: what sits between two of {@code ; && || | & newline ( )}. */
-  static final class Command {
-    final List<Word> words = new ArrayList<>();
-    final List<Redirect> redirects = new ArrayList<>();
-    final List<String> heredocs = new ArrayList<>();
+  public static final class Command {
+    public final List<Word> words = new ArrayList<>();
+    public final List<Redirect> redirects = new ArrayList<>();
+    public final List<String> heredocs = new ArrayList<>();
     /** The command's source text, trimmed. */
-    String text = "";
+    public String text = "";
     /** Which pipeline of the script the command belongs to, and its position in it. */
-    int pipeline;
+    public int pipeline;
     int stage;
 
     boolean isEmpty() {
@@ -153,7 +153,7 @@ final class ShellLexer {
   }
 
   /** The simple commands of a script in source order; heredoc bodies hang off the command that opened them. */
-  static List<Command> parse(String src) {
+  public static List<Command> parse(String src) {
     ShellLexer lexer = new ShellLexer(src);
     lexer.run();
     return lexer.out;
@@ -435,7 +435,7 @@ final class ShellLexer {
   }
 
   /** The source text of a variable's default ({@code $HOME}, {@code ~/out}, {@code "a b"}) as one word. */
-  static Word word(String source) {
+  public static Word word(String source) {
     List<Command> cmds = parse("w " + source);
     if (cmds.size() == 1 && cmds.get(0).words.size() == 2 && cmds.get(0).redirects.isEmpty()) {
       return cmds.get(0).words.get(1);
@@ -452,7 +452,7 @@ final class ShellLexer {
     return closing(src, from, '{', '}');
   }
 
-  static int closing(String s, int from, char open, char close) {
+  public static int closing(String s, int from, char open, char close) {
     int depth = 1;
     int j = from;
     int len = s.length();
@@ -618,7 +618,7 @@ final class ShellLexer {
    * The source with the inside of quotes and comments blanked out, same length: lets text patterns (fork bombs)
    * look at code without matching what is merely echoed or commented.
    */
-  static String maskQuotesAndComments(String s) {
+  public static String maskQuotesAndComments(String s) {
     char[] out = s.toCharArray();
     int len = s.length();
     int j = 0;

@@ -1,4 +1,4 @@
-package io.interpreter4j.core.safety;
+package io.interpreter4j.core.safety.analysis;
 
 import java.nio.file.Path;
 import java.util.Objects;
