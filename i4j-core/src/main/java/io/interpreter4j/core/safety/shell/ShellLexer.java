@@ -35,7 +35,7 @@ public final class ShellLexer {
     private final String literal;
     private final String text;
 
-  public   Word(List<Part> parts, String raw) {
+    public Word(List<Part> parts, String raw) {
       this.raw = raw;
       if (parts.size() == 1 && parts.get(0).kind() == PartKind.TEXT) {
         // the common case, a plain word: no copying, no builders
