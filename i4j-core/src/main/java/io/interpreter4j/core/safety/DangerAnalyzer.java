@@ -20,8 +20,10 @@ import java.util.Set;
  * Rates how dangerous a code block is before it runs, so auto-run ({@code -y}) can run harmless code unattended
  * and stop at destructive, privileged or exfiltrating code. Pure and fast: no I/O, no state between calls.
  *
- * <p>bash (and sh/zsh, already normalised) and python are analysed properly; other languages are LOW unless they
- * shell out with a literal command string, which is then analysed as bash.
+ * <p>The only entry to the analysis. bash (and sh/zsh, already normalised), python, and JavaScript, Ruby and R are
+ * analysed by their analyzers in the packages below; other languages are LOW unless they shell out with a literal
+ * command string, which is then analysed as bash. The analyzers never know each other: a program embedded in another
+ * comes back here through {@link NestedCode} and goes to the analyzer of its language.
  */
 public final class DangerAnalyzer {
 
