@@ -76,6 +76,22 @@ class DashboardAssetsTest {
   }
 
   @Test
+  void everyStyleSheetIsServedAsCssFromItsFolder() throws IOException {
+    List<Path> sheets;
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      sheets = files.filter(f -> f.toString().endsWith(".css")).toList();
+    }
+    assertFalse(sheets.isEmpty());
+    for (Path sheet : sheets) {
+      String path = "/assets/" + SOURCES.relativize(sheet).toString().replace('\\', '/');
+      Raw r = get(path);
+      assertEquals(200, r.status(), path);
+      assertTrue(r.header("Content-Type").startsWith("text/css"), path + ": " + r.header("Content-Type"));
+      assertEquals(Files.readString(sheet), r.body(), path);
+    }
+  }
+
+  @Test
   void everyModuleIsServedAsJavaScriptFromItsFolder() throws IOException {
     List<Path> modules;
     try (Stream<Path> files = Files.walk(SOURCES)) {
@@ -96,7 +112,7 @@ class DashboardAssetsTest {
 
   @Test
   void assetsKeepTheirValidatorsAndAnswerConditionalRequests() throws IOException {
-    for (String path : List.of("/assets/app.js", "/assets/views/session.js", "/assets/style.css")) {
+    for (String path : List.of("/assets/app.js", "/assets/views/session.js", "/assets/styles/base.css")) {
       Raw first = get(path);
       String etag = first.header("ETag");
       assertFalse(etag.isEmpty(), path + " has an ETag: " + first.headers());
