@@ -198,9 +198,11 @@ export class SessionView {
         this.meta.runningBlock = ev.block;
         this.setStatus('executing');
         break;
-      case 'output':
-        if (this.blockFor(ev.block, ev.language, null).output.append(ev.stream, ev.text)) this.dirtyOutputs.add(this.blocks.get(ev.block));
+      case 'output': {
+        const b = this.blockFor(ev.block, ev.language, null);
+        if (b.output.append(ev.stream, ev.text)) this.dirtyOutputs.add(b);
         break;
+      }
       case 'exec_finished': {
         const b = this.blockFor(ev.block, null, null);
         b.markFinished(ev);
