@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.event.EventCodec;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +100,27 @@ class DashboardBrowserTest {
     List<JsonNode> out = new ArrayList<>();
     json(server.get("/api/sessions/" + id + "?limit=5000")).path("events").forEach(out::add);
     return out;
+  }
+
+  @Test
+  void everyModuleOfTheDashboardLoadsWithoutAConsoleError() throws Exception {
+    List<String> modules;
+    Path sources = Path.of("src", "main", "resources", "dashboard");
+    try (Stream<Path> files = Files.walk(sources)) {
+      modules = files.filter(f -> f.toString().endsWith(".js"))
+          .map(f -> "/assets/" + sources.relativize(f).toString().replace('\\', '/')).sorted().toList();
+    }
+
+    browser.login(server);
+    browser.waitFor("the header's counts", d -> !d.findElement(By.id("count-active")).getText().startsWith("–"));
+    @SuppressWarnings("unchecked")
+    List<String> loaded = (List<String>) browser.js("return performance.getEntriesByType('resource')"
+        + ".map(e => new URL(e.name).pathname).filter(p => p.endsWith('.js')).sort()");
+    assertEquals(modules, loaded, "index.html's module graph loads every module under dashboard/, and only those");
+    assertEquals("module", browser.js("return document.querySelector('script[src=\"/assets/app.js\"]').type"));
+    List<String> errors = browser.consoleErrors();
+    assertTrue(errors.isEmpty(), "a module that fails to load, a script error or a Content-Security-Policy "
+        + "violation is logged as an error: " + errors);
   }
 
   @Test

@@ -29,6 +29,7 @@ public final class SessionView {
   private final String id;
   private String status = "idle";
   private String title = "";
+  private String resumedFrom;
   private String model = "";
   private int iterations;
   private Instant started;
@@ -69,6 +70,8 @@ public final class SessionView {
       }
       status = "streaming";
       iterations = 0;
+    } else if (p instanceof EventPayload.Conversation c) {
+      onConversation(c);
     } else if (p instanceof EventPayload.AssistantDelta) {
       if (!"awaiting_approval".equals(status)) {
         status = "streaming";
@@ -109,6 +112,20 @@ public final class SessionView {
       pendingApproval = null;
       runningBlock = null;
       runningLanguage = null;
+    }
+  }
+
+  /**
+   * A conversation put in place ({@code i4j resume}, {@code %load}): a session not yet titled takes the title of its
+   * first user message, as {@code i4j sessions} does, so a resumed session is recognisable before its first turn.
+   */
+  private void onConversation(EventPayload.Conversation c) {
+    if ("resume".equals(c.reason()) && resumedFrom == null && c.source() != null && !c.source().isBlank()) {
+      resumedFrom = c.source();
+    }
+    if (title.isEmpty() && ("resume".equals(c.reason()) || "load".equals(c.reason())) && c.messages() != null) {
+      c.messages().stream().filter(m -> "user".equals(m.role())).findFirst()
+          .ifPresent(m -> title = titleOf(m.content()));
     }
   }
 
@@ -167,6 +184,11 @@ public final class SessionView {
     n.put("id", id);
     n.put("status", status);
     n.put("title", title);
+    if (resumedFrom == null) {
+      n.putNull("resumedFrom");
+    } else {
+      n.put("resumedFrom", resumedFrom);
+    }
     n.put("model", model);
     n.put("iterations", iterations);
     n.put("started", started.toString());

@@ -98,4 +98,31 @@ class SessionViewTest {
     assertEquals("a", SessionView.titleOf("  a\nb"));
     assertEquals(80, SessionView.titleOf("x".repeat(200)).length());
   }
+
+  @Test
+  void aResumedSessionIsTitledFromItsConversationBeforeItsFirstTurn() {
+    apply(new EventPayload.SessionStarted("m", "/"));
+    apply(new EventPayload.Conversation("resume", "20261202-131500-4f9a2c", java.util.List.of(
+        new EventPayload.Message("user", "How much disk is free?\nin /"), new EventPayload.Message("assistant", "5 GB"))));
+    view.markStopped();
+
+    ObjectNode json = view.toJson();
+    assertEquals("idle", json.path("status").asText(), "no turn in this session");
+    assertEquals("How much disk is free?", json.path("title").asText());
+    assertEquals("20261202-131500-4f9a2c", json.path("resumedFrom").asText());
+    assertEquals(0, json.path("iterations").asInt());
+  }
+
+  @Test
+  void aSessionsOwnFirstMessageKeepsItsTitleWhenAConversationIsLoadedLater() {
+    apply(new EventPayload.UserMessage("first"));
+    apply(new EventPayload.TurnFinished(TurnStatus.DONE, 1, null));
+    apply(new EventPayload.Conversation("load", "/tmp/saved.json", java.util.List.of(
+        new EventPayload.Message("user", "loaded"))));
+    apply(new EventPayload.Conversation("reset", null, java.util.List.of()));
+
+    ObjectNode json = view.toJson();
+    assertEquals("first", json.path("title").asText());
+    assertTrue(json.path("resumedFrom").isNull(), "only i4j resume names a session it resumes");
+  }
 }

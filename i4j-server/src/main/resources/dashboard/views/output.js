@@ -1,0 +1,103 @@
+/*
+ * A block's live output under its card: stdout and stderr as they arrive, drawn at most once a frame, bounded in
+ * the page (the oldest output is dropped past OUTPUT_CAP characters, with a link to the full output on the server).
+ */
+import { h } from '../dom.js';
+import { fmtBytes, stripAnsi } from '../format.js';
+
+const OUTPUT_CAP = 200 * 1024;        // characters of live output kept in the DOM per block
+const OUTPUT_CHUNK = 8 * 1024;        // characters per <span> of output (granularity of trimming)
+
+export class BlockOutput {
+  /** n: the block's number; fullHref: where the server serves its whole output. */
+  constructor(n, fullHref) {
+    this.fullHref = fullHref;
+    this.chunks = [];
+    this.total = 0;
+    this.dropped = 0;
+    this.pending = [];
+    this.pendingLen = 0;
+    this.stick = true;
+    this.pre = h('pre', { class: 'block-output', 'data-testid': 'block-output', dataset: { block: String(n) } });
+    this.pre.addEventListener('scroll', () => {
+      this.stick = this.pre.scrollHeight - this.pre.scrollTop - this.pre.clientHeight < 24;
+    }, { passive: true });
+    this.droppedEl = h('div', { class: 'out-dropped', hidden: true });
+    this.foot = h('div', { class: 'out-foot', hidden: true });
+    this.el = h('div', { class: 'block-out', hidden: true }, this.droppedEl, this.pre, this.foot);
+  }
+
+  /** The block started running: the output area shows, marked running. */
+  started() {
+    this.el.hidden = false;
+    this.el.classList.add('running');
+  }
+
+  /** The block finished (flush draws its footer). */
+  finished() {
+    this.el.hidden = false;
+    this.el.classList.remove('running');
+    this.el.classList.add('finished');
+  }
+
+  /** Queues text for the next flush; while the tab is hidden the queue is bounded too. */
+  append(stream, text) {
+    if (!text) return false;
+    this.pending.push([stream === 'stderr' ? 'stderr' : 'stdout', stripAnsi(String(text))]);
+    this.pendingLen += text.length;
+    while (this.pendingLen > OUTPUT_CAP * 2 && this.pending.length > 1) {
+      const [, t] = this.pending.shift();
+      this.pendingLen -= t.length;
+      this.dropped += t.length;
+    }
+    this.el.hidden = false;
+    return true;
+  }
+
+  /** Draws what was queued; finished: the block's exec_finished event, if any. */
+  flush(finished) {
+    const el = this.pre;
+    for (const [stream, text] of this.pending) {
+      const last = this.chunks[this.chunks.length - 1];
+      if (last && last.stream === stream && last.len + text.length <= OUTPUT_CHUNK) {
+        last.node.firstChild.appendData(text);
+        last.len += text.length;
+      } else {
+        const node = h('span', { class: stream === 'stderr' ? 'out-err' : 'out-std', text });
+        el.append(node);
+        this.chunks.push({ stream, node, len: text.length });
+      }
+      this.total += text.length;
+    }
+    this.pending = [];
+    this.pendingLen = 0;
+    while (this.total > OUTPUT_CAP && this.chunks.length) {
+      const first = this.chunks[0];
+      const excess = this.total - OUTPUT_CAP;
+      if (first.len <= excess) {
+        first.node.remove();
+        this.chunks.shift();
+        this.total -= first.len;
+        this.dropped += first.len;
+      } else {
+        first.node.firstChild.deleteData(0, excess);
+        first.len -= excess;
+        this.total -= excess;
+        this.dropped += excess;
+      }
+    }
+    const fullLink = () => h('a', { href: this.fullHref, target: '_blank', rel: 'noopener', class: 'full-output', text: 'full output' });
+    if (this.dropped) {
+      this.droppedEl.hidden = false;
+      this.droppedEl.replaceChildren('… ' + fmtBytes(this.dropped) + ' of earlier output not shown here · ', fullLink());
+    }
+    if (finished) {
+      const bits = [];
+      if (finished.output_file || finished.truncated || this.dropped) bits.push(fullLink());
+      if (finished.truncated) bits.push(h('span', { class: 'muted', text: 'the model saw only the head and tail of this output' }));
+      this.foot.hidden = !bits.length;
+      this.foot.replaceChildren(...bits);
+    }
+    if (this.stick) el.scrollTop = el.scrollHeight;
+  }
+}
