@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -119,6 +120,16 @@ public final class Interpreter implements AutoCloseable {
   }
 
   /**
+   * What to tell a person when code that runs without asking runs unconfined: auto-run is on and the sandbox is off
+   * or cannot run here (why, and how to get one). The {@code i4j} command prints it once at start.
+   *
+   * @return the notice, or empty when auto-run is off or its code runs in a sandbox
+   */
+  public Optional<String> unconfinedNotice() {
+    return settings.approvalMode() == Settings.ApprovalMode.AUTO ? containment.autoRunNotice() : Optional.empty();
+  }
+
+  /**
    * Where sessions keep their journals and outputs ({@code sessions/ID} below it).
    *
    * @return the data directory
@@ -168,14 +179,19 @@ public final class Interpreter implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    try {
-      for (Session s : new ArrayList<>(sessions)) {
+    RuntimeException failure = null;
+    for (Session s : new ArrayList<>(sessions)) {
+      try {
         s.close();
+      } catch (RuntimeException e) { // the others are closed all the same
+        failure = failure == null ? e : failure;
       }
-    } finally {
-      if (sharedSystem) {
-        SharedSystem.release();
-      }
+    }
+    if (sharedSystem) {
+      SharedSystem.release();
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
