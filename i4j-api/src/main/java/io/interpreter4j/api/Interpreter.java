@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -51,6 +52,16 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * }</pre>
  */
 public final class Interpreter implements AutoCloseable {
+
+  /**
+   * Delivers events to {@link Session#events()} subscribers: daemon threads of their own, not the actor system's, so
+   * a subscriber may block in {@code onNext}, and may read to the end after the interpreter was closed.
+   */
+  private static final Executor EVENT_DELIVERY = Executors.newCachedThreadPool(task -> {
+    Thread t = new Thread(task, "i4j-api-events");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final ActorSystem<?> system;
   private final boolean sharedSystem;
@@ -151,7 +162,7 @@ public final class Interpreter implements AutoCloseable {
     }
     String id = SessionIds.next();
     ModelProvider provider = Models.create(model, settings, config, apiKey, env, system);
-    EventFeed feed = new EventFeed(settings.dataDir().resolve("sessions").resolve(id), eventBuffer, blocking);
+    EventFeed feed = new EventFeed(settings.dataDir().resolve("sessions").resolve(id), eventBuffer, EVENT_DELIVERY);
     TurnCollector turns = new TurnCollector(id);
     Consumer<Event> subscriber = event -> turns.accept(feed.accept(event));
     SessionSpec spec = new SessionSpec(id, settings, provider, approver, host, List.of(subscriber), containment, venv,

@@ -143,8 +143,8 @@ public final class Session implements AutoCloseable {
    * them. A slow subscriber holds up neither the session nor other subscribers and misses nothing: in memory there
    * is a ring of the last events (the builder's {@link Interpreter.Builder#eventBuffer(int)}), and a subscriber
    * further behind reads on from the session's journal on disk. The stream completes after the session's last event
-   * once the session is closed. Delivery runs on the actor system's blocking-I/O pool, one event at a time per
-   * subscriber.
+   * once the session is closed; a subscriber may read to the end after the session and the interpreter were closed.
+   * Delivery runs on daemon threads of the API, one event at a time per subscriber, so {@code onNext} may block.
    *
    * @return a publisher; each subscription starts at the session's first event
    */

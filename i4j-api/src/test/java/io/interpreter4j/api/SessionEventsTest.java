@@ -103,6 +103,28 @@ class SessionEventsTest {
   }
 
   @Test
+  void aSubscriberReadsToTheEndAfterTheInterpreterClosed() throws Exception {
+    Session s;
+    try (Interpreter i4j = Cassettes.builder("mean", tmp).autoRun(true).eventBuffer(RING).build()) {
+      s = i4j.newSession();
+      assertEquals(TurnStatus.DONE, s.chat("mean of 3 5 8 13").toCompletableFuture().get(60, TimeUnit.SECONDS)
+          .status());
+    }
+    assertEquals(null, SharedSystem.current());
+    SlowSubscriber late = new SlowSubscriber();
+    s.events().subscribe(late);
+    List<String> types = new ArrayList<>();
+    Object o;
+    while ((o = late.next()) instanceof Event e) {
+      types.add(e.type());
+    }
+    assertEquals("complete", o);
+    assertEquals("session_started", types.get(0));
+    assertEquals("turn_finished", types.get(types.size() - 1));
+    assertTrue(types.contains("assistant_delta") && types.contains("exec_finished"), types.toString());
+  }
+
+  @Test
   void aNonPositiveRequestEndsTheSubscriptionWithAnError() throws Exception {
     try (Interpreter i4j = Cassettes.builder("mean", tmp).autoRun(true).build();
          Session s = i4j.newSession()) {
