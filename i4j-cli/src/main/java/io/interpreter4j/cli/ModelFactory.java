@@ -2,15 +2,11 @@ package io.interpreter4j.cli;
 
 import com.typesafe.config.Config;
 import io.interpreter4j.core.config.Settings;
-import io.interpreter4j.providers.ProviderRegistry;
-import io.interpreter4j.providers.ProviderSettings;
+import io.interpreter4j.providers.Models;
 import io.interpreter4j.providers.record.RecordingProvider;
 import io.interpreter4j.runtime.llm.ModelProvider;
-import io.interpreter4j.runtime.llm.ReplayModelProvider;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /** Turns a model name into a provider; a name it cannot serve is a usage error that says what to do. */
@@ -30,45 +26,19 @@ final class ModelFactory {
 
   /** The model name to use: the configured one, else one picked from API keys or a local Ollama. */
   static String resolveModel(Settings settings, Config config, Map<String, String> env, ActorSystem<?> system) {
-    if (!settings.model().isBlank()) {
-      return settings.model();
-    }
-    return ProviderRegistry.defaultModel(env, system, providerSettings(settings, config))
-        .orElseThrow(() -> new UsageException(HOW_TO_CONFIGURE));
+    return Models.resolve(settings, config, env, system).orElseThrow(() -> new UsageException(HOW_TO_CONFIGURE));
   }
 
   /** A provider for one session; {@code record} wraps it so its replies are written to a cassette. */
   static ModelProvider create(String model, Settings settings, Config config, String apiKey, Path record,
                               Map<String, String> env, ActorSystem<?> system) {
-    ModelProvider provider = createPlain(model, settings, config, apiKey, env, system);
-    return record == null ? provider : new RecordingProvider(provider, record);
-  }
-
-  private static ModelProvider createPlain(String model, Settings settings, Config config, String apiKey,
-                                           Map<String, String> env, ActorSystem<?> system) {
-    if (model.startsWith("replay:")) {
-      Path file = Path.of(model.substring("replay:".length()));
-      if (!Files.isRegularFile(file)) {
-        throw new UsageException("cassette not found: " + file + " (give -m replay:PATH to an existing JSON file)");
-      }
-      try {
-        return ReplayModelProvider.load(file);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(e.getMessage());
-      }
-    }
+    ModelProvider provider;
     try {
-      return ProviderRegistry.create(model,
-          settings.apiBase().isBlank() ? Optional.empty() : Optional.of(settings.apiBase()),
-          Optional.ofNullable(apiKey), env, system, providerSettings(settings, config));
+      provider = Models.create(model, settings, config, apiKey, env, system);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-  }
-
-  private static ProviderSettings providerSettings(Settings settings, Config config) {
-    return ProviderSettings.fromConfig(config)
-        .withRetry(settings.modelAttempts(), settings.minBackoff(), settings.maxBackoff());
+    return record == null ? provider : new RecordingProvider(provider, record);
   }
 
   /** A problem with what the user asked for: printed without a stack trace, exit code 2. */

@@ -11,6 +11,7 @@ import io.interpreter4j.core.safety.DangerAnalyzer;
 import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.approval.Safety;
 import io.interpreter4j.runtime.llm.LlmStreamer;
+import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.repl.VenvMode;
@@ -69,6 +70,22 @@ public final class Session extends AbstractBehavior<Session.Command> {
       return outcome == Outcome.STARTED;
     }
   }
+
+  /**
+   * Run code directly, without the model (the Java API's {@code Session.execute}): the code becomes the session's next
+   * block ({@code code_block} event), goes through the approval gate as a model's block does (danger analysis, rules,
+   * approval mode, approver) and runs in the session's REPL worker of its language, whose state it shares with the
+   * model's blocks. The conversation is not changed and no turn events are published. Refused while a turn or another
+   * execution runs. {@code replyTo} hears exactly one {@link Executed}.
+   */
+  public record Execute(String language, String code, ActorRef<Executed> replyTo) implements Command {}
+
+  /**
+   * How an {@link Execute} ended. block: its number (0 when refused before it got one); decision: the gate's
+   * verdict, null when it never reached the gate; result: null when the code did not run; reason: why it did not run
+   * (refused, denied, unknown language, interrupted or failed before running), else null.
+   */
+  public record Executed(int block, ApprovalGate.Decision decision, ExecResult result, String reason) {}
 
   /** Interrupt the running turn: cancels the model call, the approval question or the running block. */
   public enum Interrupt implements Command { INSTANCE }
@@ -234,6 +251,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(UserMessage.class, guarded(this::onUserMessage))
+        .onMessage(Execute.class, guarded(this::onExecute))
         .onMessage(Interrupt.class, guarded(this::onInterrupt))
         .onMessage(Stop.class, this::onStop)
         .onMessage(Subscribe.class, this::onSubscribe)
@@ -330,6 +348,24 @@ public final class Session extends AbstractBehavior<Session.Command> {
     if (m.replyTo() != null) {
       m.replyTo().tell(answer);
     }
+  }
+
+  private Behavior<Command> onExecute(Execute m) {
+    touch();
+    String refusal = null;
+    if (failure != null) {
+      refusal = "the session takes no more turns: " + failure;
+    } else if (turn.busy()) {
+      refusal = "a turn or an execution is still running; wait for it to finish or interrupt it first";
+    } else if (m.code() == null || m.code().isBlank() || m.language() == null || m.language().isBlank()) {
+      refusal = "nothing to run: give a language and some code";
+    }
+    if (refusal != null) {
+      m.replyTo().tell(new Executed(0, null, null, refusal));
+      return this;
+    }
+    turn.execute(m.language(), m.code(), m.replyTo());
+    return this;
   }
 
   private Behavior<Command> onInterrupt(Interrupt m) {

@@ -49,6 +49,8 @@ final class TurnRunner {
   private final List<String> results = new ArrayList<>();
   private boolean interruptRequested;
   private boolean lastBlockFailed;
+  /** Who waits for the direct execution running now ({@link Session.Execute}), or null during a model's turn. */
+  private ActorRef<Session.Executed> direct;
   private final BlockSteps blocks;
 
   /** The session's children a turn talks to, and the adapters their replies come back through. */
@@ -116,6 +118,33 @@ final class TurnRunner {
     requestModelCall();
   }
 
+  /** Runs code without the model ({@link Session.Execute}): a block of its own through the gate and its worker. */
+  void execute(String language, String code, ActorRef<Session.Executed> replyTo) {
+    interruptRequested = false;
+    direct = replyTo;
+    phase = Phase.AWAITING_APPROVAL; // busy from now on, also while the installed languages are still being found
+    answer.clear();
+    CodeBlock block = new CodeBlock(nextBlockIndex++, language, language, code, true, false);
+    events.publish(new EventPayload.CodeBlockEvent(block.index(), block.language(), block.code(), false));
+    answer.putBack(block);
+    blocks.runNext();
+  }
+
+  /** Whether the step running now is a direct execution rather than a model's turn. */
+  boolean direct() {
+    return direct != null;
+  }
+
+  /** The direct execution ended: its caller hears how, and the session is idle again (no turn events). */
+  void finishDirect(Session.Executed outcome) {
+    ActorRef<Session.Executed> replyTo = direct;
+    direct = null;
+    phase = Phase.IDLE;
+    answer.dropPending();
+    blocks.clear();
+    replyTo.tell(outcome);
+  }
+
   void interrupt() {
     switch (phase) {
       case STREAMING -> {
@@ -166,6 +195,10 @@ final class TurnRunner {
   }
 
   void finish(TurnStatus status, String reason) {
+    if (direct != null) {
+      finishDirect(new Session.Executed(blocks.currentBlock(), blocks.currentDecision(), null, reason));
+      return;
+    }
     flushResults();
     phase = Phase.IDLE;
     lastStatus = SessionStatus.after(status);

@@ -5,9 +5,11 @@ import static io.interpreter4j.runtime.session.SessionHarness.cassetteJson;
 import static io.interpreter4j.runtime.session.SessionHarness.turn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.event.ApprovalDecision;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
@@ -18,6 +20,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -410,5 +414,57 @@ class SessionTest {
     EventPayload.Approval second = s.payloads(EventPayload.Approval.class).get(1);
     assertEquals("approved", second.decision().wire());
     assertEquals("auto", second.by().wire());
+  }
+
+  // ---- Execute: code without the model, through the approval gate, answered exactly once ----
+
+  private static final Map<String, Object> ASK = Map.of("interpreter4j.approval.mode", "ask");
+
+  @Test
+  void interruptedWhileAwaitingApprovalItAnswersWithoutATurnAndTheNextOneRuns() throws Exception {
+    AtomicInteger asked = new AtomicInteger();
+    Approver firstNeverAnswers = (session, block) -> asked.incrementAndGet() == 1 ? new CompletableFuture<>()
+        : CompletableFuture.completedFuture(Approver.Answer.yes());
+    var s = harness.start(cassette(cassetteJson(turn(null, "unused"))), firstNeverAnswers, ASK);
+    TestProbe<Session.Executed> probe = testKit.createTestProbe();
+
+    s.ref.tell(new Session.Execute("python", "print('first')", probe.getRef()));
+    s.awaitType("approval_requested", TURN);
+    s.ref.tell(Session.Interrupt.INSTANCE);
+    Session.Executed first = probe.expectMessageClass(Session.Executed.class, TURN);
+    assertEquals(1, first.block());
+    assertNull(first.result());
+    assertTrue(first.reason().contains("interrupted"), first.reason());
+
+    s.ref.tell(new Session.Execute("python", "print('second')", probe.getRef()));
+    Session.Executed second = probe.expectMessageClass(Session.Executed.class, TURN);
+    assertEquals(2, second.block());
+    assertEquals(ApprovalDecision.APPROVED, second.decision().decision());
+    assertEquals(0, second.result().exitCode());
+    assertEquals("second\n", second.result().modelOutput());
+    assertFalse(s.types().contains("turn_finished") || s.types().contains("user_message"), s.types());
+  }
+
+  @Test
+  void whileAnExecutionRunsAMessageAndAnotherExecutionAreRefused() throws Exception {
+    CompletableFuture<Approver.Answer> answer = new CompletableFuture<>();
+    var s = harness.start(cassette(cassetteJson(turn(null, "unused"))), (session, block) -> answer, ASK);
+    TestProbe<Session.Executed> probe = testKit.createTestProbe();
+    TestProbe<Session.TurnStart> starts = testKit.createTestProbe();
+
+    s.ref.tell(new Session.Execute("bash", "echo one", probe.getRef()));
+    s.awaitType("approval_requested", TURN);
+    s.ref.tell(new Session.UserMessage("hello", starts.getRef()));
+    assertEquals(Session.TurnStart.Outcome.BUSY, starts.expectMessageClass(Session.TurnStart.class, TURN).outcome());
+    s.ref.tell(new Session.Execute("bash", "echo two", probe.getRef()));
+    Session.Executed refused = probe.expectMessageClass(Session.Executed.class, TURN);
+    assertEquals(0, refused.block());
+    assertTrue(refused.reason().contains("still running"), refused.reason());
+
+    answer.complete(Approver.Answer.no("not now"));
+    Session.Executed denied = probe.expectMessageClass(Session.Executed.class, TURN);
+    assertEquals(1, denied.block());
+    assertEquals(ApprovalDecision.DENIED, denied.decision().decision());
+    assertEquals("not now", denied.reason());
   }
 }

@@ -1,0 +1,51 @@
+package io.interpreter4j.providers;
+
+import com.typesafe.config.Config;
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.runtime.llm.ReplayModelProvider;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * Turns a model name into a provider for one session: {@code replay:PATH} replays a cassette, any other name goes to
+ * {@link ProviderRegistry}. The front doors (the {@code i4j} command, the Java API) share it; a name it cannot serve
+ * is an {@link IllegalArgumentException} saying what to give instead.
+ */
+public final class Models {
+
+  private Models() {}
+
+  /** The configured model, else one picked from API keys or a local Ollama; empty when there is none. */
+  public static Optional<String> resolve(Settings settings, Config config, Map<String, String> env,
+                                         ActorSystem<?> system) {
+    if (!settings.model().isBlank()) {
+      return Optional.of(settings.model());
+    }
+    return ProviderRegistry.defaultModel(env, system, providerSettings(settings, config));
+  }
+
+  /** A fresh provider of {@code model} (a replay starts at the cassette's first reply); {@code apiKey} may be null. */
+  public static ModelProvider create(String model, Settings settings, Config config, String apiKey,
+                                     Map<String, String> env, ActorSystem<?> system) {
+    if (model.startsWith("replay:")) {
+      Path file = Path.of(model.substring("replay:".length()));
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalArgumentException("cassette not found: " + file
+            + " (give -m replay:PATH to an existing JSON file)");
+      }
+      return ReplayModelProvider.load(file);
+    }
+    return ProviderRegistry.create(model,
+        settings.apiBase().isBlank() ? Optional.empty() : Optional.of(settings.apiBase()),
+        Optional.ofNullable(apiKey), env, system, providerSettings(settings, config));
+  }
+
+  private static ProviderSettings providerSettings(Settings settings, Config config) {
+    return ProviderSettings.fromConfig(config)
+        .withRetry(settings.modelAttempts(), settings.minBackoff(), settings.maxBackoff());
+  }
+}
