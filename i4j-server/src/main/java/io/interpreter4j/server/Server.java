@@ -49,8 +49,6 @@ public final class Server extends AllDirectives {
   private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
   /** The models {@code /v1} serves besides the server's own. */
   static final String SERVED_MODELS = "interpreter4j.server.models";
-  /** A {@code /v1} stream silent this long (code running, an approval waiting) gets a {@code : ping}. */
-  static final Duration OPENAI_PING = Duration.ofSeconds(15);
 
   private Server() {}
 
@@ -90,7 +88,7 @@ public final class Server extends AllDirectives {
     ServedModels served = new ServedModels(baseSettings.model(),
         system.settings().config().getStringList(SERVED_MODELS));
     Route route = new Server().route(security,
-        new OpenAiRoutes(hub, factory, security, served, config.sseBufferSize(), OPENAI_PING),
+        new OpenAiRoutes(hub, factory, security, served, config.sseBufferSize(), config.keepAlive()),
         new DashboardRoutes(security),
         new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),

@@ -155,7 +155,7 @@ public final class OpenAiRoutes extends AllDirectives {
           }
           return piece;
         })
-        .concat(Source.lazySource(() -> ended.get() ? Source.<CompletionText.Piece>empty()
+        .concatLazy(Source.lazySource(() -> ended.get() ? Source.<CompletionText.Piece>empty()
                 : Source.<CompletionText.Piece>single(new CompletionText.Failed("session_ended",
                     "session '" + entry.id() + "' ended before the turn finished")))
             .mapMaterializedValue(m -> NotUsed.getInstance()));
@@ -181,7 +181,7 @@ public final class OpenAiRoutes extends AllDirectives {
           seen.set(line.seq());
           return EventCodec.fromJson(line.json());
         })
-        .concat(Source.lazySource(() -> resumes > 0 && !entry.ended()
+        .concatLazy(Source.lazySource(() -> resumes > 0 && !entry.ended()
                 ? follow(entry, seen.get(), seen, resumes - 1) : Source.<Event>empty())
             .mapMaterializedValue(m -> NotUsed.getInstance()));
   }
