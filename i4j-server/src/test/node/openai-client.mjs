@@ -85,11 +85,13 @@ const scenarios = {
     try {
       for await (const chunk of stream) {
         for (const choice of chunk.choices) content += choice.delta.content ?? "";
-        if (content.includes("long block started")) controller.abort();
+        if (!aborted && content.includes("```output\nlong block started")) {
+          aborted = true;
+          controller.abort();
+        }
       }
     } catch (e) {
-      aborted = e instanceof OpenAI.APIUserAbortError || e.name === "AbortError";
-      if (!aborted) throw e;
+      if (!(aborted && (e instanceof OpenAI.APIUserAbortError || e.name === "AbortError"))) throw e;
     }
     return { aborted, content, session: response.headers.get("x-i4j-session") };
   },
