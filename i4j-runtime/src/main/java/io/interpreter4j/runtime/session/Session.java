@@ -61,6 +61,16 @@ public final class Session extends AbstractBehavior<Session.Command> {
     }
   }
 
+  /**
+   * Run {@code code} as a block of its own, without a model (a client's {@code execute}, {@code i4j mcp}): a turn that
+   * is the block's approval (the danger analysis and the policy rules apply as to a model's block) and its run in the
+   * session's interpreter of {@code language}, then ends: {@code done} when it ran, whatever its exit code, {@code
+   * blocked} when it was not allowed. Its events are a {@code code_block}, the {@code approval}, its run and the
+   * {@code turn_finished}; the conversation does not change. {@code replyTo} hears whether it started, as for a
+   * {@link UserMessage}.
+   */
+  public record RunCode(String language, String code, ActorRef<TurnStart> replyTo) implements Command {}
+
   /** Whether a {@link UserMessage} started a turn; {@code reason} says why not. */
   public record TurnStart(Outcome outcome, String reason) {
     public enum Outcome { STARTED, BUSY, EMPTY, FAILED }
@@ -234,6 +244,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(UserMessage.class, guarded(this::onUserMessage))
+        .onMessage(RunCode.class, guarded(this::onRunCode))
         .onMessage(Interrupt.class, guarded(this::onInterrupt))
         .onMessage(Stop.class, this::onStop)
         .onMessage(Subscribe.class, this::onSubscribe)
@@ -303,6 +314,35 @@ public final class Session extends AbstractBehavior<Session.Command> {
   // ---- user commands ----
 
   private Behavior<Command> onUserMessage(UserMessage m) {
+    TurnStart refusal = refusal(m.text());
+    if (refusal == null) {
+      try {
+        turn.start(m.text()); // its user_message event is out before the answer: a caller reading events sees it
+      } finally {
+        reply(m.replyTo(), new TurnStart(TurnStart.Outcome.STARTED, null));
+      }
+    } else {
+      reply(m.replyTo(), refusal);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onRunCode(RunCode m) {
+    TurnStart refusal = refusal(m.code());
+    if (refusal == null) {
+      try {
+        turn.startBlock(m.language(), m.code()); // its code_block event is out before the answer
+      } finally {
+        reply(m.replyTo(), new TurnStart(TurnStart.Outcome.STARTED, null));
+      }
+    } else {
+      reply(m.replyTo(), refusal);
+    }
+    return this;
+  }
+
+  /** Why a turn with {@code text} cannot start now (published as an error event too), or null when it can. */
+  private TurnStart refusal(String text) {
     touch();
     TurnStart refusal = null;
     if (failure != null) {
@@ -310,25 +350,18 @@ public final class Session extends AbstractBehavior<Session.Command> {
     } else if (turn.busy()) {
       refusal = new TurnStart(TurnStart.Outcome.BUSY,
           "a turn is still running; wait for it to finish or interrupt it before sending another message");
-    } else if (m.text() == null || m.text().isBlank()) {
+    } else if (text == null || text.isBlank()) {
       refusal = new TurnStart(TurnStart.Outcome.EMPTY, "the message is empty; say what you want done");
     }
     if (refusal != null) {
       events.publish(new EventPayload.Error(refusal.reason()));
-      reply(m, refusal);
-      return this;
     }
-    try {
-      turn.start(m.text()); // its user_message event is out before the answer: a caller reading events sees it
-    } finally {
-      reply(m, new TurnStart(TurnStart.Outcome.STARTED, null));
-    }
-    return this;
+    return refusal;
   }
 
-  private static void reply(UserMessage m, TurnStart answer) {
-    if (m.replyTo() != null) {
-      m.replyTo().tell(answer);
+  private static void reply(ActorRef<TurnStart> replyTo, TurnStart answer) {
+    if (replyTo != null) {
+      replyTo.tell(answer);
     }
   }
 

@@ -49,6 +49,8 @@ final class TurnRunner {
   private final List<String> results = new ArrayList<>();
   private boolean interruptRequested;
   private boolean lastBlockFailed;
+  /** This turn runs one block a client gave ({@link Session.RunCode}): no model call, its result goes to no model. */
+  private boolean clientBlock;
   private final BlockSteps blocks;
 
   /** The session's children a turn talks to, and the adapters their replies come back through. */
@@ -116,6 +118,19 @@ final class TurnRunner {
     requestModelCall();
   }
 
+  /** A turn of one block a client gave: its approval, its run, the end (see {@link Session.RunCode}). */
+  void startBlock(String language, String code) {
+    interruptRequested = false;
+    iterations = 0;
+    clientBlock = true;
+    phase = Phase.CHECKING;
+    answer.clear();
+    CodeBlock block = new CodeBlock(nextBlockIndex++, language, language, code, true, false);
+    events.publish(new EventPayload.CodeBlockEvent(block.index(), block.language(), block.code(), false));
+    answer.putBack(block);
+    blocks.runNext();
+  }
+
   void interrupt() {
     switch (phase) {
       case STREAMING -> {
@@ -166,6 +181,10 @@ final class TurnRunner {
   }
 
   void finish(TurnStatus status, String reason) {
+    if (clientBlock) {
+      results.clear(); // the client has the result; the model never asked for it
+      clientBlock = false;
+    }
     flushResults();
     phase = Phase.IDLE;
     lastStatus = SessionStatus.after(status);
@@ -256,6 +275,10 @@ final class TurnRunner {
   // ---- the retry controller ----
 
   void checkBlock(String code, boolean failed, String output) {
+    if (clientBlock) {
+      finish(interruptRequested ? TurnStatus.INTERRUPTED : TurnStatus.DONE, null);
+      return;
+    }
     phase = Phase.CHECKING;
     lastBlockFailed = failed;
     askRetry(false, replyTo -> new RetryController.BlockFinished(code, failed, output, replyTo));
@@ -299,6 +322,10 @@ final class TurnRunner {
   }
 
   void sendResultsAndContinue() {
+    if (clientBlock) { // the block was not allowed to run
+      finish(TurnStatus.BLOCKED, results.isEmpty() ? "the block was not run" : results.get(results.size() - 1));
+      return;
+    }
     flushResults();
     requestModelCall();
   }
