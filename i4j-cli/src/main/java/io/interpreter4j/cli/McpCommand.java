@@ -71,10 +71,14 @@ final class McpCommand implements Callable<Integer> {
           .serverInfo("interpreter4j", VersionProvider.version())
           .instructions("Runs code on the user's machine: execute (a persistent interpreter per language), run_task "
               + "(interpreter4j's own model does a whole task), list_languages.")
-          .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).logging().build())
+          .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, true).logging().build())
           .tools(tools.tools())
           .resourceTemplates(tools.transcripts())
           .build();
+      tools.listResourcesIn(resource -> {
+        server.addResource(resource);
+        server.notifyResourcesListChanged();
+      });
       in.closed().join(); // the client has closed our stdin: it has gone
       tools.close();
       server.closeGracefully();

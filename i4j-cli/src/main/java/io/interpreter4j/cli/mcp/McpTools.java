@@ -64,6 +64,7 @@ public final class McpTools {
   private final ReentrantLock oneCall = new ReentrantLock();
   private volatile Started session;
   private volatile Call current;
+  private volatile Consumer<McpServerFeatures.SyncResourceSpecification> resources = r -> { };
 
   /**
    * @param languages the installed languages with their versions (probes the machine once)
@@ -101,6 +102,11 @@ public final class McpTools {
         .description("The transcript of an i4j session of this server, as markdown").mimeType("text/markdown")
         .build();
     return new McpServerFeatures.SyncResourceTemplateSpecification(template, (exchange, request) -> read(request));
+  }
+
+  /** Where the session's transcript is listed as a resource once the session exists (the server's resources). */
+  public void listResourcesIn(Consumer<McpServerFeatures.SyncResourceSpecification> sink) {
+    this.resources = sink;
   }
 
   /** The client cancelled a call: the running one is interrupted (the model call, the question or the code). */
@@ -179,6 +185,11 @@ public final class McpTools {
     if (session == null) {
       AnalysisContext context = AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home")));
       session = starter.start(new McpApprover(exchange, context, blocking), this::onEvent);
+      String uri = TRANSCRIPT.replace("{id}", session.id());
+      resources.accept(new McpServerFeatures.SyncResourceSpecification(McpSchema.Resource.builder().uri(uri)
+          .name("transcript-" + session.id()).title("Transcript of session " + session.id())
+          .description("This connection's i4j session, as markdown").mimeType("text/markdown").build(),
+          (ex, request) -> read(request)));
     }
     return session;
   }
@@ -209,12 +220,6 @@ public final class McpTools {
     }
     return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(request.uri(), "text/markdown",
         TranscriptMarkdown.render(s.id(), events))));
-  }
-
-  /** This connection's session transcript, once the session exists. */
-  public String transcriptUri() {
-    Started s = session;
-    return s == null ? null : TRANSCRIPT.replace("{id}", s.id());
   }
 
   // ---- helpers ----
