@@ -43,6 +43,22 @@ const scenarios = {
     };
   },
 
+  // a cancelled call interrupts its block; the session takes the next call at once
+  async cancel() {
+    const controller = new AbortController();
+    let cancelled = null;
+    try {
+      await client.callTool({ name: "execute", arguments: { language: "bash", code: "echo started; sleep 120; echo never" } },
+        undefined, { ...timeout, signal: controller.signal,
+          onprogress: (p) => { if (p.message?.includes("started")) controller.abort("the user pressed stop"); } });
+    } catch (e) {
+      cancelled = e.name ?? e.constructor.name;
+    }
+    const next = await client.callTool({ name: "execute", arguments: { language: "bash", code: "echo next" } },
+      undefined, timeout);
+    return { cancelled, next: text(next) };
+  },
+
   // run_task with the configured (replay) model, then the session's transcript resource
   async task() {
     const result = await client.callTool({ name: "run_task", arguments: { prompt: "What is 6 times 7?" } },

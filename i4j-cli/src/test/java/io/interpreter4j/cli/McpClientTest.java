@@ -105,6 +105,16 @@ class McpClientTest {
   }
 
   @Test
+  void aCancelledCallInterruptsItsBlock() throws Exception {
+    JsonNode seen = node("cancel", command("-y"));
+    assertFalse(seen.path("cancelled").isNull(), seen.toString());
+    assertEquals("next\nexit code: 0", seen.path("next").asText(), "the session was free again: " + seen);
+    String journal = journals();
+    assertTrue(journal.contains("\"interrupted\":true"), journal);
+    assertFalse(journal.contains("\"stream\":\"stdout\",\"text\":\"never"), journal);
+  }
+
+  @Test
   void runTaskRunsAWholeTurnWithTheConfiguredModelAndTheTranscriptIsAResource() throws Exception {
     Path cassette = tmp.resolve("task.json");
     Files.writeString(cassette, """

@@ -46,6 +46,8 @@ public final class McpTools {
   public static final String TRANSCRIPT = "i4j://sessions/{id}/transcript";
   private static final Pattern TRANSCRIPT_URI = Pattern.compile("i4j://sessions/([^/]+)/transcript");
   private static final Duration ASK_WAIT = Duration.ofSeconds(10);
+  /** How long past the interrupt grace a call waits for a cancelled one to end. */
+  private static final Duration CANCEL_SLACK = Duration.ofSeconds(5);
   /** Notifications waiting to be sent for the running call; past it live output is dropped (and counted). */
   static final int MAX_PENDING_NOTIFICATIONS = 256;
 
@@ -112,7 +114,9 @@ public final class McpTools {
   /** The client cancelled a call: the running one is interrupted (the model call, the question or the code). */
   public void cancelRunning() {
     Started s = session;
-    if (current != null && s != null) {
+    Call running = current;
+    if (running != null && s != null) {
+      running.cancelled = true;
       s.session().tell(Session.Interrupt.INSTANCE);
     }
   }
@@ -154,7 +158,7 @@ public final class McpTools {
   private McpSchema.CallToolResult run(McpSyncServerExchange exchange, McpSchema.CallToolRequest request,
                                        Function<ActorRef<Session.TurnStart>, Session.Command> message,
                                        Function<CallRecord, McpSchema.CallToolResult> answer) {
-    if (!oneCall.tryLock()) {
+    if (!takeTurn()) {
       return error("another call of this connection is running; wait for it to finish (or cancel it)");
     }
     try {
@@ -178,6 +182,26 @@ public final class McpTools {
     } finally {
       current = null;
       oneCall.unlock();
+    }
+  }
+
+  /**
+   * The right to run a call: at once, or, when the running call was cancelled, as soon as it has ended (its code is
+   * being interrupted: at most the interrupt grace and a little).
+   */
+  private boolean takeTurn() {
+    if (oneCall.tryLock()) {
+      return true;
+    }
+    Call running = current;
+    if (running == null || !running.cancelled) {
+      return false;
+    }
+    try {
+      return oneCall.tryLock(settings.interruptGrace().plus(CANCEL_SLACK).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -253,6 +277,7 @@ public final class McpTools {
   private final class Call {
     final CallRecord record = new CallRecord();
     final CompletableFuture<Void> done = new CompletableFuture<>();
+    volatile boolean cancelled;
     private final McpSyncServerExchange exchange;
     private final Object progressToken;
     private final AtomicInteger pending = new AtomicInteger();
