@@ -78,7 +78,7 @@ if (!scenarios[name]) {
   process.exit(2);
 }
 try {
-  await client.connect(transport);
+  await client.connect(transport, { timeout: 120_000 }); // a child JVM on a busy machine starts slowly
   const seen = await scenarios[name]();
   await client.close();
   console.log(JSON.stringify(seen));

@@ -53,11 +53,12 @@ final class McpCommand implements Callable<Integer> {
     SessionLauncher launcher = new SessionLauncher(options, env, System.err);
     ActorSystem<SessionManager.Command> system = CliSession.startSystem(launcher.config);
     try {
-      HostInfo host = CliSession.host(launcher.settings, env);
       ModelProvider model = model(launcher, system);
       Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
       McpTools tools = new McpTools(launcher.settings, (approver, subscriber) -> {
         String id = SessionIds.next();
+        // probed on the first call (it runs python), so that the client's initialize is answered at once
+        HostInfo host = CliSession.host(launcher.settings, env);
         CliSession session = CliSession.start(system, id, launcher.settings, model, approver, List.of(subscriber),
             host);
         System.err.println("i4j mcp: session " + id + " (transcript: " + McpTools.TRANSCRIPT.replace("{id}", id)
