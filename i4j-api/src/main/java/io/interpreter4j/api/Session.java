@@ -1,6 +1,6 @@
 package io.interpreter4j.api;
 
-import io.interpreter4j.runtime.session.Session.Execute;
+import io.interpreter4j.runtime.session.Session.RunCode;
 import io.interpreter4j.runtime.session.Session.Executed;
 import io.interpreter4j.runtime.session.Session.TurnStart;
 import io.interpreter4j.runtime.session.Session.UserMessage;
@@ -120,7 +120,7 @@ public final class Session implements AutoCloseable {
    */
   public CompletionStage<ExecResult> executeAsync(String language, String code) {
     CompletableFuture<Executed> answer = new CompletableFuture<>();
-    session.tell(new Execute(language, code, Replies.once(system, session, answer)));
+    session.tell(new RunCode(language, code, null, Replies.once(system, session, answer)));
     return answer.thenApply(Session::result);
   }
 

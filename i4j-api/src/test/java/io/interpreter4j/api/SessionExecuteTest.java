@@ -72,7 +72,7 @@ class SessionExecuteTest {
   }
 
   @Test
-  void anExecutionPublishesItsBlockEventsAndNoTurn() throws Exception {
+  void anExecutionIsATurnOfItsOwnWithoutAMessage() throws Exception {
     Path marker = tmp.resolve("marker.txt");
     try (Interpreter i4j = Cassettes.builder("mean", tmp).autoRun(true).build()) {
       Session s = i4j.newSession();
@@ -82,14 +82,15 @@ class SessionExecuteTest {
           .get(60, TimeUnit.SECONDS);
 
       // the output may come in more than one piece
-      assertEquals(List.of("session_started", "code_block", "approval", "exec_started", "exec_finished"),
+      assertEquals(List.of("session_started", "code_block", "approval", "exec_started", "exec_finished", "turn_finished"),
           events.stream().map(Event::type).filter(t -> !t.equals("output")).toList());
       assertEquals("written\n", events.stream().filter(e -> e instanceof Event.Output)
           .map(e -> ((Event.Output) e).text()).reduce("", String::concat));
       Event.CodeBlock block = (Event.CodeBlock) events.get(1);
       assertEquals("python", block.language());
-      Event.ExecFinished end = (Event.ExecFinished) events.get(events.size() - 1);
+      Event.ExecFinished end = (Event.ExecFinished) events.get(events.size() - 2);
       assertEquals(0, end.exitCode());
+      assertEquals(TurnStatus.DONE, ((Event.TurnFinished) events.get(events.size() - 1)).status());
       assertTrue(Files.exists(marker));
     }
   }

@@ -12,11 +12,13 @@ import io.interpreter4j.server.http.ConnectionWatch;
 import io.interpreter4j.server.http.DashboardRoutes;
 import io.interpreter4j.server.http.EventRoutes;
 import io.interpreter4j.server.http.JsonParsingErrorHandler;
+import io.interpreter4j.server.http.OpenAiRoutes;
 import io.interpreter4j.server.http.OpsRoutes;
 import io.interpreter4j.server.http.Security;
 import io.interpreter4j.server.http.SessionRoutes;
 import io.interpreter4j.server.hub.SessionFactory;
 import io.interpreter4j.server.hub.SessionHub;
+import io.interpreter4j.server.openai.ServedModels;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -45,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class Server extends AllDirectives {
   private static final Logger LOG = LoggerFactory.getLogger(Server.class);
   private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
+  /** The models {@code /v1} serves besides the server's own. */
+  static final String SERVED_MODELS = "interpreter4j.server.models";
 
   private Server() {}
 
@@ -81,7 +85,10 @@ public final class Server extends AllDirectives {
         config.maxAuthFailures(), hub.metrics(), Clock.systemUTC());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     SessionFactory factory = new SessionFactory(system, baseSettings, models, host, hub);
+    ServedModels served = new ServedModels(baseSettings.model(),
+        system.settings().config().getStringList(SERVED_MODELS));
     Route route = new Server().route(security,
+        new OpenAiRoutes(hub, factory, security, served, config.sseBufferSize(), config.keepAlive()),
         new DashboardRoutes(security),
         new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
@@ -105,13 +112,14 @@ public final class Server extends AllDirectives {
     return handle;
   }
 
-  private Route route(Security security, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
+  private Route route(Security security, OpenAiRoutes openAi, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
                       OpsRoutes ops) {
     return security.secureHeaders(() ->
         handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
             handleRejections(ApiErrors.rejectionHandler(), () ->
                 security.checkHost(() -> concat(
                     ops.health(),
+                    openAi.routes(),
                     dashboard.routes(),
                     security.checkOrigin(() -> security.authenticated(() -> concat(
                         sessions.routes(),

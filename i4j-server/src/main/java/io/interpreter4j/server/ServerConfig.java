@@ -17,7 +17,8 @@ import java.util.Map;
  * @param ringBytes       about how much text those recent events may hold per session
  * @param sseBufferSize   events queued per event-stream client before it is cut off (it reconnects)
  * @param maxAuthFailures wrong tokens per client address per minute before 429
- * @param keepAlive       interval of the {@code : keep-alive} comment on idle event streams
+ * @param keepAlive       interval of the {@code : keep-alive} comment on idle event streams (and of the {@code : ping}
+ *                        of idle {@code /v1/chat/completions} streams)
  * @param allowedOrigins  more origins allowed to send POST/DELETE (e.g. {@code https://i4j.example.org} behind a proxy)
  */
 public record ServerConfig(String host, int port, boolean allowRemote, String token, int ringSize, long ringBytes,

@@ -53,6 +53,12 @@ final class TestServer implements AutoCloseable {
   }
 
   TestServer(Path tmp, UnaryOperator<ServerConfig> config, Config systemConfig) throws IOException {
+    this(tmp, config, systemConfig, Map.of());
+  }
+
+  /** {@code sessionFlags}: more settings of the server's sessions, as command-line flags give them. */
+  TestServer(Path tmp, UnaryOperator<ServerConfig> config, Config systemConfig, Map<String, Object> sessionFlags)
+      throws IOException {
     this.dataDir = Files.createDirectories(tmp.resolve("data"));
     this.workdir = Files.createDirectories(tmp.resolve("work"));
     Map<String, Object> flags = new HashMap<>();
@@ -60,6 +66,7 @@ final class TestServer implements AutoCloseable {
     flags.put("interpreter4j.workdir", workdir.toString());
     flags.put("interpreter4j.model", "replay:default");
     flags.put("interpreter4j.model-retry.min-backoff", "10ms");
+    flags.putAll(sessionFlags);
     Config root = ConfigLoader.load(null, flags, Map.of("XDG_CONFIG_HOME", tmp.resolve("no-config").toString()));
     Settings settings = Settings.from(root, Map.of());
     this.system = ActorSystem.create(SessionManager.create(), "server-test",

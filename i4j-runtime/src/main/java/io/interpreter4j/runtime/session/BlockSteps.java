@@ -32,8 +32,6 @@ final class BlockSteps {
 
   private CodeBlock awaitingBlock;
   private CodeBlock runningBlock;
-  /** The gate's verdict on the running block (a direct execution reports it). */
-  private ApprovalGate.Decision runningDecision;
   private String runningCode;
   private String runningLanguage;
   private boolean awaitingLanguages;
@@ -59,19 +57,8 @@ final class BlockSteps {
     awaitingLanguages = false;
     awaitingBlock = null;
     runningBlock = null;
-    runningDecision = null;
     runningCode = null;
     runningLanguage = null;
-  }
-
-  /** The number of the block waiting for a decision or running, else 0. */
-  int currentBlock() {
-    return awaitingBlock != null ? awaitingBlock.index() : runningBlock != null ? runningBlock.index() : 0;
-  }
-
-  /** The gate's verdict on the running block, else null. */
-  ApprovalGate.Decision currentDecision() {
-    return runningDecision;
   }
 
   void runNext() {
@@ -92,9 +79,8 @@ final class BlockSteps {
       String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
           installed.stream().map(LanguageRegistry.Installed::label).toList());
       events.publish(new EventPayload.Error(message));
-      if (turn.direct()) {
-        turn.finishDirect(new Session.Executed(block.index(), null, null, message));
-        return;
+      if (turn.client() != null) {
+        turn.client().reason = message;
       }
       turn.results().add(message);
       turn.checkBlock(block.code(), true, message);
@@ -134,9 +120,9 @@ final class BlockSteps {
     awaitingBlock = null;
     events.publish(new EventPayload.Approval(d.block(), d.decision(), d.by(), d.reason(), d.risk(), d.flags(),
         d.decision() == ApprovalDecision.EDITED ? d.code() : null));
-    if (!d.runs() && turn.direct()) {
-      turn.finishDirect(new Session.Executed(d.block(), d, null, d.reason()));
-      return;
+    if (turn.client() != null) {
+      turn.client().decision = d;
+      turn.client().reason = d.runs() ? null : d.reason();
     }
     if (!d.runs()) {
       turn.results().add(d.by() == DecidedBy.POLICY && !d.unanswerable()
@@ -152,7 +138,6 @@ final class BlockSteps {
     }
     turn.phase(TurnRunner.Phase.EXECUTING);
     runningBlock = block;
-    runningDecision = d;
     runningCode = d.code();
     runningLanguage = languages.canonical(block.language());
     events.publish(new EventPayload.ExecStarted(block.index(), block.language()));
@@ -178,15 +163,13 @@ final class BlockSteps {
     ExecResult r = f.result();
     events.publish(new EventPayload.ExecFinished(f.block(), r.exitCode(), r.timedOut(), r.interrupted(),
         r.durationMs(), r.truncated(), r.outputFile() == null ? null : r.outputFile().toAbsolutePath().toString()));
-    if (turn.direct()) {
-      turn.finishDirect(new Session.Executed(f.block(), runningDecision, r, null));
-      return;
+    if (turn.client() != null) {
+      turn.client().result = r;
     }
     turn.results().add(PromptBuilder.blockResult(f.block(), runningBlock.language(), r.exitCode(), r.timedOut(),
         r.interrupted(), r.modelOutput(), r.notice()));
     String code = runningCode;
     runningBlock = null;
-    runningDecision = null;
     runningCode = null;
     runningLanguage = null;
     if (turn.interruptRequested() || r.interrupted()) {

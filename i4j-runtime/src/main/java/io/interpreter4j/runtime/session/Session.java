@@ -62,6 +62,30 @@ public final class Session extends AbstractBehavior<Session.Command> {
     }
   }
 
+  /**
+   * Run {@code code} as a block of its own, without a model (the Java API's {@code execute}, {@code i4j mcp}'s
+   * {@code execute}): a turn that is the block's approval (the danger analysis, the policy rules, the approval mode and
+   * the approver apply as to a model's block) and its run in the session's interpreter of {@code language}, whose
+   * state it shares with the model's blocks, then ends: {@code done} when it ran, whatever its exit code, {@code
+   * blocked} when it was not allowed, {@code interrupted}. Its events are a {@code code_block}, the {@code approval},
+   * its run and the {@code turn_finished} (no {@code user_message}); the conversation does not change. {@code replyTo}
+   * (may be null) hears whether it started, as for a {@link UserMessage}; {@code resultTo} (may be null) hears exactly
+   * one {@link Executed}: how it ended, or why it did not start.
+   */
+  public record RunCode(String language, String code, ActorRef<TurnStart> replyTo, ActorRef<Executed> resultTo)
+      implements Command {
+    public RunCode(String language, String code, ActorRef<TurnStart> replyTo) {
+      this(language, code, replyTo, null);
+    }
+  }
+
+  /**
+   * How a {@link RunCode} ended. block: its number (0 when refused before it got one); decision: the gate's verdict,
+   * null when it never reached the gate; result: null when the code did not run; reason: why it did not run (refused,
+   * denied, unknown language, interrupted or failed before running), else null.
+   */
+  public record Executed(int block, ApprovalGate.Decision decision, ExecResult result, String reason) {}
+
   /** Whether a {@link UserMessage} started a turn; {@code reason} says why not. */
   public record TurnStart(Outcome outcome, String reason) {
     public enum Outcome { STARTED, BUSY, EMPTY, FAILED }
@@ -70,22 +94,6 @@ public final class Session extends AbstractBehavior<Session.Command> {
       return outcome == Outcome.STARTED;
     }
   }
-
-  /**
-   * Run code directly, without the model (the Java API's {@code Session.execute}): the code becomes the session's next
-   * block ({@code code_block} event), goes through the approval gate as a model's block does (danger analysis, rules,
-   * approval mode, approver) and runs in the session's REPL worker of its language, whose state it shares with the
-   * model's blocks. The conversation is not changed and no turn events are published. Refused while a turn or another
-   * execution runs. {@code replyTo} hears exactly one {@link Executed}.
-   */
-  public record Execute(String language, String code, ActorRef<Executed> replyTo) implements Command {}
-
-  /**
-   * How an {@link Execute} ended. block: its number (0 when refused before it got one); decision: the gate's
-   * verdict, null when it never reached the gate; result: null when the code did not run; reason: why it did not run
-   * (refused, denied, unknown language, interrupted or failed before running), else null.
-   */
-  public record Executed(int block, ApprovalGate.Decision decision, ExecResult result, String reason) {}
 
   /** Interrupt the running turn: cancels the model call, the approval question or the running block. */
   public enum Interrupt implements Command { INSTANCE }
@@ -251,7 +259,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(UserMessage.class, guarded(this::onUserMessage))
-        .onMessage(Execute.class, guarded(this::onExecute))
+        .onMessage(RunCode.class, guarded(this::onRunCode))
         .onMessage(Interrupt.class, guarded(this::onInterrupt))
         .onMessage(Stop.class, this::onStop)
         .onMessage(Subscribe.class, this::onSubscribe)
@@ -321,6 +329,40 @@ public final class Session extends AbstractBehavior<Session.Command> {
   // ---- user commands ----
 
   private Behavior<Command> onUserMessage(UserMessage m) {
+    TurnStart refusal = refusal(m.text());
+    if (refusal == null) {
+      try {
+        turn.start(m.text()); // its user_message event is out before the answer: a caller reading events sees it
+      } finally {
+        reply(m.replyTo(), new TurnStart(TurnStart.Outcome.STARTED, null));
+      }
+    } else {
+      reply(m.replyTo(), refusal);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onRunCode(RunCode m) {
+    TurnStart refusal = m.language() == null || m.language().isBlank()
+        ? new TurnStart(TurnStart.Outcome.EMPTY, "no language given; say which interpreter runs the code")
+        : refusal(m.code());
+    if (refusal == null) {
+      try {
+        turn.startBlock(m.language(), m.code(), m.resultTo()); // its code_block event is out before the answer
+      } finally {
+        reply(m.replyTo(), new TurnStart(TurnStart.Outcome.STARTED, null));
+      }
+    } else {
+      reply(m.replyTo(), refusal);
+      if (m.resultTo() != null) {
+        m.resultTo().tell(new Executed(0, null, null, refusal.reason()));
+      }
+    }
+    return this;
+  }
+
+  /** Why a turn with {@code text} cannot start now (published as an error event too), or null when it can. */
+  private TurnStart refusal(String text) {
     touch();
     TurnStart refusal = null;
     if (failure != null) {
@@ -328,44 +370,19 @@ public final class Session extends AbstractBehavior<Session.Command> {
     } else if (turn.busy()) {
       refusal = new TurnStart(TurnStart.Outcome.BUSY,
           "a turn is still running; wait for it to finish or interrupt it before sending another message");
-    } else if (m.text() == null || m.text().isBlank()) {
+    } else if (text == null || text.isBlank()) {
       refusal = new TurnStart(TurnStart.Outcome.EMPTY, "the message is empty; say what you want done");
     }
     if (refusal != null) {
       events.publish(new EventPayload.Error(refusal.reason()));
-      reply(m, refusal);
-      return this;
     }
-    try {
-      turn.start(m.text()); // its user_message event is out before the answer: a caller reading events sees it
-    } finally {
-      reply(m, new TurnStart(TurnStart.Outcome.STARTED, null));
-    }
-    return this;
+    return refusal;
   }
 
-  private static void reply(UserMessage m, TurnStart answer) {
-    if (m.replyTo() != null) {
-      m.replyTo().tell(answer);
+  private static void reply(ActorRef<TurnStart> replyTo, TurnStart answer) {
+    if (replyTo != null) {
+      replyTo.tell(answer);
     }
-  }
-
-  private Behavior<Command> onExecute(Execute m) {
-    touch();
-    String refusal = null;
-    if (failure != null) {
-      refusal = "the session takes no more turns: " + failure;
-    } else if (turn.busy()) {
-      refusal = "a turn or an execution is still running; wait for it to finish or interrupt it first";
-    } else if (m.code() == null || m.code().isBlank() || m.language() == null || m.language().isBlank()) {
-      refusal = "nothing to run: give a language and some code";
-    }
-    if (refusal != null) {
-      m.replyTo().tell(new Executed(0, null, null, refusal));
-      return this;
-    }
-    turn.execute(m.language(), m.code(), m.replyTo());
-    return this;
   }
 
   private Behavior<Command> onInterrupt(Interrupt m) {

@@ -49,8 +49,8 @@ final class TurnRunner {
   private final List<String> results = new ArrayList<>();
   private boolean interruptRequested;
   private boolean lastBlockFailed;
-  /** Who waits for the direct execution running now ({@link Session.Execute}), or null during a model's turn. */
-  private ActorRef<Session.Executed> direct;
+  /** The block a client gave that this turn runs ({@link Session.RunCode}), or null during a model's turn. */
+  private ClientBlock client;
   private final BlockSteps blocks;
 
   /** The session's children a turn talks to, and the adapters their replies come back through. */
@@ -118,31 +118,46 @@ final class TurnRunner {
     requestModelCall();
   }
 
-  /** Runs code without the model ({@link Session.Execute}): a block of its own through the gate and its worker. */
-  void execute(String language, String code, ActorRef<Session.Executed> replyTo) {
+  /** A turn of one block a client gave: its approval, its run, the end (see {@link Session.RunCode}). */
+  void startBlock(String language, String code, ActorRef<Session.Executed> resultTo) {
     interruptRequested = false;
-    direct = replyTo;
-    phase = Phase.AWAITING_APPROVAL; // busy from now on, also while the installed languages are still being found
+    iterations = 0;
+    phase = Phase.CHECKING;
     answer.clear();
     CodeBlock block = new CodeBlock(nextBlockIndex++, language, language, code, true, false);
+    client = new ClientBlock(block.index(), resultTo);
     events.publish(new EventPayload.CodeBlockEvent(block.index(), block.language(), block.code(), false));
     answer.putBack(block);
     blocks.runNext();
   }
 
-  /** Whether the step running now is a direct execution rather than a model's turn. */
-  boolean direct() {
-    return direct != null;
+  /** The client's block this turn runs, or null during a model's turn (the model gets no result of it). */
+  ClientBlock client() {
+    return client;
   }
 
-  /** The direct execution ended: its caller hears how, and the session is idle again (no turn events). */
-  void finishDirect(Session.Executed outcome) {
-    ActorRef<Session.Executed> replyTo = direct;
-    direct = null;
-    phase = Phase.IDLE;
-    answer.dropPending();
-    blocks.clear();
-    replyTo.tell(outcome);
+  /**
+   * What became of a client's block, told to whoever waits for it when its turn ends: the gate's verdict, the run's
+   * result, or why it did not run.
+   */
+  static final class ClientBlock {
+    private final int block;
+    private final ActorRef<Session.Executed> resultTo;
+    ApprovalGate.Decision decision;
+    io.interpreter4j.runtime.repl.ExecResult result;
+    String reason;
+
+    ClientBlock(int block, ActorRef<Session.Executed> resultTo) {
+      this.block = block;
+      this.resultTo = resultTo;
+    }
+
+    void ended(String turnReason) {
+      if (resultTo != null) {
+        resultTo.tell(new Session.Executed(block, decision, result,
+            result != null ? null : reason != null ? reason : turnReason));
+      }
+    }
   }
 
   void interrupt() {
@@ -195,9 +210,10 @@ final class TurnRunner {
   }
 
   void finish(TurnStatus status, String reason) {
-    if (direct != null) {
-      finishDirect(new Session.Executed(blocks.currentBlock(), blocks.currentDecision(), null, reason));
-      return;
+    ClientBlock ended = client;
+    client = null;
+    if (ended != null) {
+      results.clear(); // the client has the result; the model never asked for it
     }
     flushResults();
     phase = Phase.IDLE;
@@ -205,6 +221,9 @@ final class TurnRunner {
     answer.dropPending();
     blocks.clear();
     events.publish(new EventPayload.TurnFinished(status, iterations, reason));
+    if (ended != null) {
+      ended.ended(reason);
+    }
   }
 
   // ---- the model ----
@@ -289,6 +308,11 @@ final class TurnRunner {
   // ---- the retry controller ----
 
   void checkBlock(String code, boolean failed, String output) {
+    if (client != null) { // a client's block ends its turn: done when it ran, failed when it could not (no such language)
+      finish(interruptRequested ? TurnStatus.INTERRUPTED : client.result != null ? TurnStatus.DONE : TurnStatus.FAILED,
+          client.result != null ? null : client.reason);
+      return;
+    }
     phase = Phase.CHECKING;
     lastBlockFailed = failed;
     askRetry(false, replyTo -> new RetryController.BlockFinished(code, failed, output, replyTo));
@@ -332,6 +356,10 @@ final class TurnRunner {
   }
 
   void sendResultsAndContinue() {
+    if (client != null) { // the block was not allowed to run
+      finish(TurnStatus.BLOCKED, results.isEmpty() ? "the block was not run" : results.get(results.size() - 1));
+      return;
+    }
     flushResults();
     requestModelCall();
   }

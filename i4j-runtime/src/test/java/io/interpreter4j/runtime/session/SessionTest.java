@@ -416,19 +416,19 @@ class SessionTest {
     assertEquals("auto", second.by().wire());
   }
 
-  // ---- Execute: code without the model, through the approval gate, answered exactly once ----
+  // ---- RunCode with a result: code without the model, through the approval gate, answered exactly once ----
 
   private static final Map<String, Object> ASK = Map.of("interpreter4j.approval.mode", "ask");
 
   @Test
-  void interruptedWhileAwaitingApprovalItAnswersWithoutATurnAndTheNextOneRuns() throws Exception {
+  void interruptedWhileAwaitingApprovalItAnswersOnceAndTheNextOneRuns() throws Exception {
     AtomicInteger asked = new AtomicInteger();
     Approver firstNeverAnswers = (session, block) -> asked.incrementAndGet() == 1 ? new CompletableFuture<>()
         : CompletableFuture.completedFuture(Approver.Answer.yes());
     var s = harness.start(cassette(cassetteJson(turn(null, "unused"))), firstNeverAnswers, ASK);
     TestProbe<Session.Executed> probe = testKit.createTestProbe();
 
-    s.ref.tell(new Session.Execute("python", "print('first')", probe.getRef()));
+    s.ref.tell(new Session.RunCode("python", "print('first')", null, probe.getRef()));
     s.awaitType("approval_requested", TURN);
     s.ref.tell(Session.Interrupt.INSTANCE);
     Session.Executed first = probe.expectMessageClass(Session.Executed.class, TURN);
@@ -436,13 +436,13 @@ class SessionTest {
     assertNull(first.result());
     assertTrue(first.reason().contains("interrupted"), first.reason());
 
-    s.ref.tell(new Session.Execute("python", "print('second')", probe.getRef()));
+    s.ref.tell(new Session.RunCode("python", "print('second')", null, probe.getRef()));
     Session.Executed second = probe.expectMessageClass(Session.Executed.class, TURN);
     assertEquals(2, second.block());
     assertEquals(ApprovalDecision.APPROVED, second.decision().decision());
     assertEquals(0, second.result().exitCode());
     assertEquals("second\n", second.result().modelOutput());
-    assertFalse(s.types().contains("turn_finished") || s.types().contains("user_message"), s.types());
+    assertTrue(s.types().contains("turn_finished") && !s.types().contains("user_message"), s.types().toString());
   }
 
   @Test
@@ -452,11 +452,11 @@ class SessionTest {
     TestProbe<Session.Executed> probe = testKit.createTestProbe();
     TestProbe<Session.TurnStart> starts = testKit.createTestProbe();
 
-    s.ref.tell(new Session.Execute("bash", "echo one", probe.getRef()));
+    s.ref.tell(new Session.RunCode("bash", "echo one", null, probe.getRef()));
     s.awaitType("approval_requested", TURN);
     s.ref.tell(new Session.UserMessage("hello", starts.getRef()));
     assertEquals(Session.TurnStart.Outcome.BUSY, starts.expectMessageClass(Session.TurnStart.class, TURN).outcome());
-    s.ref.tell(new Session.Execute("bash", "echo two", probe.getRef()));
+    s.ref.tell(new Session.RunCode("bash", "echo two", null, probe.getRef()));
     Session.Executed refused = probe.expectMessageClass(Session.Executed.class, TURN);
     assertEquals(0, refused.block());
     assertTrue(refused.reason().contains("still running"), refused.reason());
@@ -466,5 +466,39 @@ class SessionTest {
     assertEquals(1, denied.block());
     assertEquals(ApprovalDecision.DENIED, denied.decision().decision());
     assertEquals("not now", denied.reason());
+  }
+
+  /** A model that would answer, were it called: the assertions show it is not. */
+  private static final String NO_MODEL = "{\"turns\": [{\"reply\": \"never asked\"}]}";
+
+  @Test
+  void aClientsBlocksRunInTheSessionsInterpreterWhichKeepsItsStateAndTheModelIsNotCalled() throws Exception {
+    var s = harness.start(SessionHarness.cassette(NO_MODEL), Approver.NOBODY,
+        Map.of("interpreter4j.approval.mode", "auto"));
+    TestProbe<Session.TurnStart> started = testKit.createTestProbe();
+    s.ref.tell(new Session.RunCode("python", "x = 41", started.ref()));
+    assertTrue(started.receiveMessage(TURN).started());
+    assertEquals("done", s.awaitTurn(TURN).status().wire());
+    s.ref.tell(new Session.RunCode("python", "print(x + 1)\nraise SystemExit(3)", started.ref()));
+    assertEquals("done", s.awaitTurn(TURN).status().wire());
+    List<EventPayload.ExecFinished> runs = s.payloads(EventPayload.ExecFinished.class);
+    assertEquals(3, runs.get(1).exit_code());
+    assertTrue(s.payloads(EventPayload.Output.class).stream().anyMatch(o -> o.text().contains("42")));
+    assertEquals(List.of(1, 2), s.payloads(EventPayload.CodeBlockEvent.class).stream()
+        .map(EventPayload.CodeBlockEvent::block).toList());
+    assertTrue(s.payloads(EventPayload.AssistantMessage.class).isEmpty(), "no model call");
+  }
+
+  @Test
+  void aClientsHighRiskBlockIsRefusedWithTheReasonAndNeverRuns() throws Exception {
+    var s = harness.start(SessionHarness.cassette(NO_MODEL), Approver.NOBODY,
+        Map.of("interpreter4j.approval.mode", "auto"));
+    s.ref.tell(new Session.RunCode("bash", "rm -rf ~", null));
+    EventPayload.TurnFinished t = s.awaitTurn(TURN);
+    assertEquals("blocked", t.status().wire());
+    EventPayload.Approval a = s.payloads(EventPayload.Approval.class).get(0);
+    assertEquals("denied", a.decision().wire());
+    assertTrue(t.reason().contains(a.reason()), t.reason());
+    assertTrue(s.payloads(EventPayload.ExecStarted.class).isEmpty());
   }
 }

@@ -53,6 +53,12 @@ public final class ApiErrors {
   }
 
   static HttpResponse asJsonError(HttpResponse response) {
+    ApiError e = fromResponse(response);
+    return Json.error(e.status(), e.error(), e.detail(), e.headers());
+  }
+
+  /** A response of Pekko's rejection handling as the error it says (status, headers, text). */
+  static ApiError fromResponse(HttpResponse response) {
     String detail = "";
     HttpEntity entity = response.entity();
     if (entity instanceof HttpEntity.Strict strict) {
@@ -63,8 +69,7 @@ public final class ApiErrors {
     }
     List<HttpHeader> headers = new ArrayList<>();
     response.getHeaders().forEach(headers::add);
-    return Json.error(response.status(), code(response.status().reason()), detail, List.of())
-        .withHeaders(headers);
+    return new ApiError(response.status(), code(response.status().reason()), detail, headers);
   }
 
   /** "Method Not Allowed" -> "method_not_allowed". */

@@ -28,12 +28,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Directives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
@@ -48,7 +48,6 @@ public final class SessionRoutes extends AllDirectives {
   static final int DEFAULT_PAGE = 500;
   static final int MAX_PAGE = 5_000;
   private static final Duration STOP_WAIT = Duration.ofSeconds(5);
-  private static final Duration ASK_WAIT = Duration.ofSeconds(10);
   private static final Set<String> FORM_TYPES = Set.of("application/x-www-form-urlencoded",
       "multipart/form-data", "text/plain");
 
@@ -201,32 +200,12 @@ public final class SessionRoutes extends AllDirectives {
   /** The session alone says whether a turn may start; its answer maps to 202, 409 (busy, failed) or 400 (empty). */
   private Route message(SessionEntry entry, ObjectNode body) {
     String text = Json.requiredText(body, "text");
-    if (entry.view().stopped()) {
-      throw ApiError.conflict("session '" + entry.id() + "' has stopped; start a new one");
-    }
-    ActorRef<Session.Command> session = liveSession(entry);
-    return extractActorSystem(system -> {
-      CompletionStage<Route> answered = AskPattern.<Session.Command, Session.TurnStart>ask(session,
-              replyTo -> new Session.UserMessage(text, replyTo), ASK_WAIT, Adapter.toTyped(system).scheduler())
-          .handle((start, failure) -> {
-            if (failure != null) {
-              throw new ApiError(StatusCodes.SERVICE_UNAVAILABLE, "session_unavailable", "session '" + entry.id()
-                  + "' did not answer within " + ASK_WAIT.toSeconds() + " s; try again", List.of());
-            }
-            return switch (start.outcome()) {
-              case STARTED -> accepted(entry);
-              case BUSY -> throw ApiError.conflict("a turn is running (status " + entry.view().status()
-                  + "); wait for it to finish or interrupt it first");
-              case EMPTY -> throw ApiError.badRequest("\"text\" must not be blank; say what you want done");
-              case FAILED -> throw ApiError.conflict("session '" + entry.id() + "' failed: " + start.reason());
-            };
-          });
-      return onSuccess(answered, route -> route);
-    });
+    return extractActorSystem(system -> onSuccess(
+        SessionTurns.start(entry, text, Adapter.toTyped(system).scheduler()), this::accepted));
   }
 
   private Route interrupt(SessionEntry entry) {
-    liveSession(entry).tell(Session.Interrupt.INSTANCE);
+    SessionTurns.live(entry).tell(Session.Interrupt.INSTANCE);
     return accepted(entry);
   }
 
@@ -304,17 +283,6 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- helpers ----
 
-  private ActorRef<Session.Command> liveSession(SessionEntry entry) {
-    if (entry.ended() || entry.view().stopped()) {
-      throw ApiError.conflict("session '" + entry.id() + "' has stopped; start a new one");
-    }
-    ActorRef<Session.Command> session = entry.session();
-    if (session == null) {
-      throw ApiError.conflict("session '" + entry.id() + "' is still starting; try again");
-    }
-    return session;
-  }
-
   private Route accepted(SessionEntry entry) {
     ObjectNode out = Json.object();
     out.put("id", entry.id());
@@ -326,14 +294,14 @@ public final class SessionRoutes extends AllDirectives {
    * The body as a JSON object. The content types a browser may send cross-origin without asking first (forms,
    * text/plain) are refused, one more wall against cross-site requests.
    */
-  private Route jsonBody(Function<ObjectNode, Route> inner) {
-    return extractRequest(request -> {
+  static Route jsonBody(Function<ObjectNode, Route> inner) {
+    return Directives.extractRequest(request -> {
       String mediaType = request.entity().getContentType().mediaType().toString().toLowerCase(Locale.ROOT);
       if (FORM_TYPES.contains(mediaType)) {
         throw new ApiError(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
             "send the body as JSON with Content-Type: application/json, not " + mediaType, List.of());
       }
-      return entity(Unmarshaller.entityToString(), body -> inner.apply(Json.parseObject(body)));
+      return Directives.entity(Unmarshaller.entityToString(), body -> inner.apply(Json.parseObject(body)));
     });
   }
 

@@ -35,11 +35,16 @@ final class Sse {
   }
 
   static HttpResponse response(Source<ByteString, NotUsed> frames, Duration keepAlive) {
+    return response(frames, keepAlive, KEEP_ALIVE);
+  }
+
+  /** The stream as a response, with {@code comment} (a whole {@code : ...} frame) after each idle {@code keepAlive}. */
+  static HttpResponse response(Source<ByteString, NotUsed> frames, Duration keepAlive, ByteString comment) {
     List<HttpHeader> headers = List.of(CacheControl.create(CacheDirectives.NO_CACHE),
         RawHeader.create("X-Accel-Buffering", "no"));
     return HttpResponse.create()
         .withEntity(HttpEntities.create(MediaTypes.TEXT_EVENT_STREAM.toContentType(),
-            frames.keepAlive(keepAlive, () -> KEEP_ALIVE)))
+            frames.keepAlive(keepAlive, () -> comment)))
         .addHeaders(headers);
   }
 }

@@ -119,9 +119,12 @@ public final class SessionEntry {
     if (ended()) {
       feed.complete();
     }
+    // read before the ring: when nothing had happened after `after` yet, everything comes live (the journal, which
+    // has no deltas, would hide the deltas of a session that has just started behind its later events)
+    boolean happened = view.lastSeq() > after;
     EventRing.Slice slice = ring.after(after);
     Source<EventLine, NotUsed> fromRing = Source.from(slice.events()).map(EventLine::of);
-    Source<EventLine, NotUsed> history = slice.needsJournal(after)
+    Source<EventLine, NotUsed> history = happened && slice.needsJournal(after)
         ? Transcripts.stream(id, journal, after, slice.firstSeq()).concat(fromRing)
         : fromRing;
     return history

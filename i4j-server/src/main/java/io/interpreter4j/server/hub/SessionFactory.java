@@ -1,6 +1,7 @@
 package io.interpreter4j.server.hub;
 
 import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.Session;
@@ -10,9 +11,11 @@ import io.interpreter4j.runtime.session.SessionSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 
@@ -25,8 +28,21 @@ public final class SessionFactory {
   private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
   private static final int ID_ATTEMPTS = 5;
 
-  /** A validated request: model null for the default, maxIterations null for the configured limit. */
-  public record Request(String message, String model, boolean autoRun, Path workdir, Integer maxIterations) {}
+  /**
+   * A validated request: model null for the default, maxIterations null for the configured limit; {@code earlier}:
+   * messages that come before {@code message} in the new conversation, and {@code instructions} (or null) added to
+   * its system prompt.
+   */
+  public record Request(String message, String model, boolean autoRun, Path workdir, Integer maxIterations,
+                        List<ChatMessage> earlier, String instructions) {
+    public Request {
+      earlier = List.copyOf(earlier);
+    }
+
+    public Request(String message, String model, boolean autoRun, Path workdir, Integer maxIterations) {
+      this(message, model, autoRun, workdir, maxIterations, List.of(), null);
+    }
+  }
 
   private final ActorSystem<SessionManager.Command> system;
   private final Settings base;
@@ -79,21 +95,32 @@ public final class SessionFactory {
         List.of(registration.subscriber()));
     return AskPattern.<SessionManager.Command, SessionManager.Created>ask(system,
             replyTo -> new SessionManager.Create(spec, replyTo), ASK_TIMEOUT, system.scheduler())
-        .thenApply(created -> {
+        .thenCompose(created -> {
           if (created.error() != null) {
             hub.unregister(registration.id());
             throw new CompletionException(new IllegalStateException(created.error()));
           }
           hub.attach(registration.id(), created.session());
-          SessionEntry entry = registration.entry();
-          created.session().tell(new Session.UserMessage(request.message()));
-          return entry;
+          return seed(created.session(), request).thenApply(seeded -> {
+            created.session().tell(new Session.UserMessage(request.message()));
+            return registration.entry();
+          });
         })
         .whenComplete((entry, failure) -> {
           if (failure != null) {
             hub.unregister(registration.id());
           }
         });
+  }
+
+  /** Puts the request's earlier messages and instructions into the new conversation before its first turn. */
+  private CompletionStage<Session.Changed> seed(ActorRef<Session.Command> session, Request request) {
+    if (request.earlier().isEmpty() && request.instructions() == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return AskPattern.<Session.Command, Session.Changed>ask(session,
+        replyTo -> new Session.Restore(request.earlier(), "load", "request", request.instructions(), replyTo),
+        ASK_TIMEOUT, system.scheduler());
   }
 
   private SessionHub.Registration registerFreshId(Path dataDir) {
