@@ -99,22 +99,9 @@ record WrappedCode(String language, String code) {
 
   /** A fenced block: the language's leading tag characters as info string, a fence longer than any backtick run. */
   String toFence() {
-    StringBuilder tag = new StringBuilder();
-    for (char c : language.strip().toCharArray()) {
-      if (Character.isLetterOrDigit(c) || "+#._-".indexOf(c) >= 0) {
-        tag.append(c);
-      } else if (tag.length() > 0) {
-        break;
-      }
-    }
-    int longest = 0;
-    int run = 0;
-    for (int i = 0; i < code.length(); i++) {
-      run = code.charAt(i) == '`' ? run + 1 : 0;
-      longest = Math.max(longest, run);
-    }
-    String fence = "`".repeat(Math.max(3, longest + 1));
+    String fence = Fences.fenceFor(code);
     String body = code.endsWith("\n") || code.isEmpty() ? code : code + "\n";
-    return fence + tag + "\n" + body + fence + "\n";
+    return fence + Fences.infoTag(language) + "\n" + body + fence + "\n";
   }
+
 }
