@@ -3,6 +3,7 @@ package io.interpreter4j.bench;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.danger.DangerBlocksSection;
 import io.interpreter4j.bench.intercept.InterceptLatencySection;
 import io.interpreter4j.bench.jmh.JmhSections;
 import io.interpreter4j.bench.repl.ReplRoundTripSection;
@@ -64,6 +65,7 @@ public final class BenchMain {
     sections.put("sessions", c -> ConcurrentSessionsSection.run(c.quick()));
     sections.put("scanner_throughput", c -> JmhSections.scanner(c.quick()));
     sections.put("danger_rules", c -> JmhSections.danger(c.quick()));
+    sections.put("danger_few_kb", c -> DangerBlocksSection.run(c.quick()));
     sections.put("startup", c -> StartupSection.run(c.quick(), c.root()));
     sections.put("sse_fanout", c -> SseFanoutSection.run(c.quick()));
 

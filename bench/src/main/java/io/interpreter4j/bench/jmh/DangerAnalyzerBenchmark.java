@@ -25,7 +25,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public class DangerAnalyzerBenchmark {
 
   /** What a blocklist tool matches: destructive, privileged, piped-to-shell, disk and permission commands. */
-  static final List<Pattern> BLOCKLIST = List.of(
+  public static final List<Pattern> BLOCKLIST = List.of(
       Pattern.compile("\\brm\\s+(-\\w*[rf]\\w*\\s+)+"), Pattern.compile("\\bsudo\\b"),
       Pattern.compile("curl[^|]*\\|\\s*(ba)?sh"), Pattern.compile("wget[^|]*\\|\\s*(ba)?sh"),
       Pattern.compile("\\bmkfs(\\.\\w+)?\\b"), Pattern.compile("\\bdd\\s+if="), Pattern.compile(">\\s*/dev/sd\\w"),

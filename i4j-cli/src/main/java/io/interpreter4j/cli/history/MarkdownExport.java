@@ -6,6 +6,7 @@ import io.interpreter4j.core.event.ApprovalDecision;
 
 import io.interpreter4j.cli.render.EventRenderer;
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.intercept.Fences;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
@@ -94,13 +95,7 @@ public final class MarkdownExport {
 
   /** Text in a fence longer than any backtick run inside it. */
   static String fenced(String text, String info) {
-    int longest = 0;
-    int run = 0;
-    for (int i = 0; i < text.length(); i++) {
-      run = text.charAt(i) == '`' ? run + 1 : 0;
-      longest = Math.max(longest, run);
-    }
-    String fence = "`".repeat(Math.max(3, longest + 1));
+    String fence = Fences.fenceFor(text);
     String body = text.endsWith("\n") ? text : text + "\n";
     return fence + info + "\n" + body + fence;
   }

@@ -15,7 +15,7 @@ public final class MarkdownReply {
         if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') {
           sb.append('\n');
         }
-        String fence = "`".repeat(Math.max(3, longestBacktickRun(block.code()) + 1));
+        String fence = Fences.fenceFor(block.code());
         sb.append(fence).append(block.info().strip()).append('\n').append(block.code());
         if (!block.code().isEmpty() && !block.code().endsWith("\n")) {
           sb.append('\n');
@@ -26,15 +26,5 @@ public final class MarkdownReply {
       }
     }
     return sb.toString();
-  }
-
-  private static int longestBacktickRun(String s) {
-    int best = 0;
-    int run = 0;
-    for (int i = 0; i < s.length(); i++) {
-      run = s.charAt(i) == '`' ? run + 1 : 0;
-      best = Math.max(best, run);
-    }
-    return best;
   }
 }

@@ -7,8 +7,6 @@ import io.interpreter4j.core.safety.analysis.AnalysisContext;
 import io.interpreter4j.core.safety.analysis.Flag;
 import io.interpreter4j.core.safety.analysis.Level;
 import io.interpreter4j.core.safety.analysis.Risk;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Runs the danger-cases.tsv table through {@link DangerAnalyzer}, plus context, robustness and timing checks. */
+/** Runs the danger-cases.tsv table through {@link DangerAnalyzer}, plus context and robustness checks. */
 class DangerAnalyzerTest {
 
   private final DangerAnalyzer analyzer = new DangerAnalyzer();
@@ -205,37 +203,5 @@ class DangerAnalyzerTest {
     assertTrue(analyzer.analyze("bash", parens, DangerCases.CONTEXT).isHigh());
     String py = "x = " + "(".repeat(3000) + "1" + ")".repeat(3000);
     assertEquals(Level.LOW, analyzer.analyze("python", py, DangerCases.CONTEXT).level());
-  }
-
-  /** Prints the cost of analysing blocks of a few KB; timings are reported, not asserted. */
-  @Test
-  void timingOfFewKilobyteBlocks() {
-    StringBuilder bash = new StringBuilder();
-    StringBuilder python = new StringBuilder("import os, shutil, subprocess\n");
-    List<DangerCases.Case> cases = DangerCases.load();
-    for (DangerCases.Case c : cases) {
-      if (c.language().equals("bash") && !c.dangerous() && bash.length() < 4000) {
-        bash.append(c.code()).append('\n');
-      } else if (c.language().equals("python") && !c.dangerous() && python.length() < 4000) {
-        python.append(c.code()).append('\n');
-      }
-    }
-    for (String[] block : List.of(new String[] {"bash", bash.toString()}, new String[] {"python", python.toString()})) {
-      for (int i = 0; i < 2000; i++) {
-        analyzer.analyze(block[0], block[1], DangerCases.CONTEXT);
-      }
-      int runs = 1000;
-      // CPU time of this thread: other processes on a busy machine do not inflate it
-      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-      long cpu = threads.getCurrentThreadCpuTime();
-      long wall = System.nanoTime();
-      for (int i = 0; i < runs; i++) {
-        analyzer.analyze(block[0], block[1], DangerCases.CONTEXT);
-      }
-      double cpuMicros = (threads.getCurrentThreadCpuTime() - cpu) / 1000.0 / runs;
-      double wallMicros = (System.nanoTime() - wall) / 1000.0 / runs;
-      System.out.printf("analysing a %d-byte %s block: %.0f us CPU (%.0f us wall) on average%n",
-          block[1].length(), block[0], cpuMicros, wallMicros);
-    }
   }
 }

@@ -1,6 +1,5 @@
 package io.interpreter4j.providers.anthropic;
 
-import static io.interpreter4j.providers.http.WireDecoder.clip;
 import static io.interpreter4j.providers.http.WireDecoder.textChunks;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -12,7 +11,7 @@ import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ChatMessage.Role;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
-import io.interpreter4j.providers.http.WireDecoder;
+import io.interpreter4j.providers.http.StreamDecoder;
 import io.interpreter4j.providers.http.WireJson;
 import io.interpreter4j.providers.sse.SseEvent;
 import io.interpreter4j.providers.tools.ExecuteCall;
@@ -167,14 +166,12 @@ public final class AnthropicWire {
   }
 
   /** Decodes one response's events; {@code source} (the base URL) is named in errors. */
-  public static final class Decoder implements WireDecoder {
-    private final String source;
+  public static final class Decoder extends StreamDecoder {
     private long inputTokens;
     private long outputTokens;
     private boolean stopped;
     private String stopReason = "";
     private final Map<Integer, StringBuilder> toolInputs = new TreeMap<>();
-    private final ToolCallFences fences;
 
     /** A decoder that keeps tool inputs aside (markdown mode). */
     public Decoder(String source) {
@@ -183,23 +180,12 @@ public final class AnthropicWire {
 
     /** A decoder that turns tool_use blocks into fenced code through {@code fences} (tool mode; null = keep aside). */
     public Decoder(String source, ToolCallFences fences) {
-      this.source = source;
-      this.fences = fences;
+      super(source, fences);
     }
 
     @Override
     public List<LlmChunk> decode(SseEvent event) {
-      JsonNode root;
-      try {
-        root = JSON.readTree(event.data());
-      } catch (JsonProcessingException e) {
-        throw new ModelException("malformed " + event.event() + " event from " + source + " (not JSON): "
-            + clip(event.data()), false);
-      }
-      if (root == null || !root.isObject()) {
-        throw new ModelException("malformed " + event.event() + " event from " + source + ": " + clip(event.data()),
-            false);
-      }
+      JsonNode root = jsonObject(event.data(), event.event() + " event");
       String type = root.path("type").asText(event.event());
       switch (type) {
         case "message_start" -> {
@@ -269,7 +255,7 @@ public final class AnthropicWire {
         }
         case "message_stop" -> {
           stopped = true;
-          return fences == null ? List.of() : textChunks(fences.finish());
+          return finishFences();
         }
         case "error" -> throw streamError(root.path("error"));
         default -> {
@@ -277,10 +263,6 @@ public final class AnthropicWire {
           return List.of();
         }
       }
-    }
-
-    private List<LlmChunk> text(String text) {
-      return textChunks(fences == null ? text : fences.text(text));
     }
 
     @Override

@@ -1,9 +1,7 @@
 package io.interpreter4j.providers.openai;
 
-import static io.interpreter4j.providers.http.WireDecoder.clip;
 import static io.interpreter4j.providers.http.WireDecoder.textChunks;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -11,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
-import io.interpreter4j.providers.http.WireDecoder;
+import io.interpreter4j.providers.http.StreamDecoder;
 import io.interpreter4j.providers.http.WireJson;
 import io.interpreter4j.providers.sse.SseEvent;
 import io.interpreter4j.providers.tools.ExecuteCall;
@@ -84,9 +82,7 @@ public final class OpenAiWire {
   }
 
   /** Decodes one response's chunks; {@code source} (the base URL) is named in errors. */
-  public static final class Decoder implements WireDecoder {
-    private final String source;
-    private final ToolCallFences fences;
+  public static final class Decoder extends StreamDecoder {
     private final Map<String, Integer> keysById = new HashMap<>();
     private int lastKey;
     private boolean done;
@@ -100,8 +96,7 @@ public final class OpenAiWire {
 
     /** A decoder that turns tool calls into fenced code through {@code fences} (tool mode; null = ignore them). */
     public Decoder(String source, ToolCallFences fences) {
-      this.source = source;
-      this.fences = fences;
+      super(source, fences);
     }
 
     @Override
@@ -112,17 +107,9 @@ public final class OpenAiWire {
       }
       if (data.equals("[DONE]")) {
         done = true;
-        return fences == null ? List.of() : textChunks(fences.finish());
+        return finishFences();
       }
-      JsonNode root;
-      try {
-        root = JSON.readTree(data);
-      } catch (JsonProcessingException e) {
-        throw new ModelException("malformed chunk from " + source + " (not JSON): " + clip(data), false);
-      }
-      if (!root.isObject()) {
-        throw new ModelException("malformed chunk from " + source + " (not a JSON object): " + clip(data), false);
-      }
+      JsonNode root = jsonObject(data, "chunk");
       JsonNode error = root.get("error");
       if (error != null && !error.isNull()) {
         throw streamError(error);
@@ -131,7 +118,7 @@ public final class OpenAiWire {
       for (JsonNode choice : root.path("choices")) {
         JsonNode content = choice.path("delta").path("content");
         if (content.isTextual() && !content.asText().isEmpty()) {
-          chunks.addAll(textChunks(fences == null ? content.asText() : fences.text(content.asText())));
+          chunks.addAll(text(content.asText()));
         }
         if (fences != null) {
           JsonNode toolCalls = choice.path("delta").path("tool_calls");
@@ -143,9 +130,7 @@ public final class OpenAiWire {
         if (reason != null && !reason.isNull()) {
           finishReasonSeen = true;
           finishReason = reason.asText();
-          if (fences != null) {
-            chunks.addAll(textChunks(fences.finish()));
-          }
+          chunks.addAll(finishFences());
         }
       }
       JsonNode usage = root.get("usage");

@@ -2,6 +2,7 @@ package io.interpreter4j.providers.tools;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.intercept.Fences;
 import io.interpreter4j.core.model.ModelException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -251,15 +252,8 @@ public final class ToolCallFences {
     /** The info string: the language, reduced to characters a fence tag can hold, or the tool's name as one. */
     String info() {
       String lang = language != null ? language : LANGUAGE_NAMES.contains(name.toLowerCase(Locale.ROOT)) ? name : "";
-      StringBuilder sb = new StringBuilder();
-      for (char c : lang.strip().toCharArray()) {
-        if (Character.isLetterOrDigit(c) || "+#._-".indexOf(c) >= 0) {
-          sb.append(c);
-        } else if (sb.length() > 0) {
-          break;
-        }
-      }
-      return sb.length() > 40 ? sb.substring(0, 40) : sb.toString();
+      String tag = Fences.infoTag(lang);
+      return tag.length() > 40 ? tag.substring(0, 40) : tag;
     }
   }
 }

@@ -91,4 +91,17 @@ class AnthropicWireTest {
         "{not json", "")));
     assertFalse(e.retryable());
   }
+
+  @Test
+  void malformedEventIsAClearNonRetryableFailure() {
+    AnthropicWire.Decoder decoder = new AnthropicWire.Decoder("http://x/v1");
+    ModelException notJson = assertThrows(ModelException.class,
+        () -> decoder.decode(new SseEvent("content_block_delta", "{\"delta\": [tru", null)));
+    assertFalse(notJson.retryable());
+    assertEquals("malformed content_block_delta event from http://x/v1 (not JSON): {\"delta\": [tru",
+        notJson.getMessage());
+    ModelException notObject = assertThrows(ModelException.class,
+        () -> decoder.decode(new SseEvent("message_start", "[1]", null)));
+    assertEquals("malformed message_start event from http://x/v1 (not a JSON object): [1]", notObject.getMessage());
+  }
 }

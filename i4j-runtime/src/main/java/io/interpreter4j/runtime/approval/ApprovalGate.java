@@ -69,29 +69,29 @@ public final class ApprovalGate {
 
   private static final ApprovalPolicy POLICY = new ApprovalPolicy();
 
-  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver, Safety safety) {
-    return create(sessionId, mode, approver, safety, Faults.NONE);
+  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver, ApprovalInputs inputs) {
+    return create(sessionId, mode, approver, inputs, Faults.NONE);
   }
 
   /** {@code faults}: test-only crash points. */
-  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver, Safety safety,
+  public static Behavior<Command> create(String sessionId, ApprovalMode mode, Approver approver, ApprovalInputs inputs,
                                          Faults faults) {
-    return Behaviors.setup(ctx -> new ApprovalGate(ctx, sessionId, approver, safety, faults).idle(mode));
+    return Behaviors.setup(ctx -> new ApprovalGate(ctx, sessionId, approver, inputs, faults).idle(mode));
   }
 
   private final ActorContext<Command> context;
   private final Faults faults;
   private final String sessionId;
   private final Approver approver;
-  private final Safety safety;
+  private final ApprovalInputs inputs;
 
-  private ApprovalGate(ActorContext<Command> context, String sessionId, Approver approver, Safety safety,
+  private ApprovalGate(ActorContext<Command> context, String sessionId, Approver approver, ApprovalInputs inputs,
                        Faults faults) {
     this.context = context;
     this.faults = faults;
     this.sessionId = sessionId;
     this.approver = approver;
-    this.safety = safety;
+    this.inputs = inputs;
   }
 
   private Behavior<Command> idle(ApprovalMode mode) {
@@ -120,11 +120,11 @@ public final class ApprovalGate {
   private Behavior<Command> onReview(ApprovalMode mode, Review review) {
     faults.hit(Faults.Point.GATE_REVIEW);
     CodeBlock block = review.block();
-    Risk risk = safety.analyzer().analyze(block.language(), block.code(), safety.context());
-    PolicyDecision rules = safety.rules().evaluate(block.language(), block.code());
+    Risk risk = inputs.analyzer().analyze(block.language(), block.code(), inputs.context());
+    PolicyDecision rules = inputs.rules().evaluate(block.language(), block.code());
     ApprovalPolicy.Decision decision = POLICY.decide(
         mode == ApprovalMode.AUTO ? ApprovalPolicy.Mode.AUTO : ApprovalPolicy.Mode.ASK,
-        safety.interactive(), safety.dangerouslyAllowAll(), rules, risk);
+        inputs.interactive(), inputs.dangerouslyAllowAll(), rules, risk);
     String level = risk.level().name().toLowerCase(Locale.ROOT);
     List<RiskFlag> flags = risk.flags().stream()
         .map(f -> new RiskFlag(f.level().name().toLowerCase(Locale.ROOT), f.rule(), f.reason()))

@@ -28,33 +28,28 @@ final class DriverDialect extends ReplDialect {
   /** Environment variable that carries the R driver: {@code Rscript -e} cannot take a long expression. */
   static final String R_DRIVER_VARIABLE = "I4J_R_DRIVER";
 
-  static final DriverDialect JAVASCRIPT = new DriverDialect("javascript", "node process", "process",
-      "earlier state (variables, functions, required modules)",
-      "its state was lost and a new process will start for the next block.", "js", true, false,
+  static final DriverDialect JAVASCRIPT = new DriverDialect("javascript", "node process",
+      "earlier state (variables, functions, required modules)", "js", true, false,
       config -> List.of("node", "--expose-internals", "-e", resource("javascript_driver.js")),
       Map.of());
 
-  static final DriverDialect RUBY = new DriverDialect("ruby", "ruby process", "process",
-      "earlier state (local variables, methods, classes)",
-      "its state was lost and a new process will start for the next block.", "rb", false, true,
+  static final DriverDialect RUBY = new DriverDialect("ruby", "ruby process",
+      "earlier state (local variables, methods, classes)", "rb", false, true,
       config -> List.of("ruby", "-EUTF-8", "-e", resource("ruby_driver.rb")), Map.of());
 
-  static final DriverDialect R = new DriverDialect("r", "R process", "process",
-      "earlier state (variables, functions, loaded packages)",
-      "its state was lost and a new process will start for the next block.", "R", true, false,
+  static final DriverDialect R = new DriverDialect("r", "R process",
+      "earlier state (variables, functions, loaded packages)", "R", true, false,
       config -> List.of("Rscript", "--vanilla", "-e", "eval(parse(text = Sys.getenv('" + R_DRIVER_VARIABLE + "')))"),
       Map.of(R_DRIVER_VARIABLE, resource("r_driver.R")));
 
-  static final DriverDialect POWERSHELL = new DriverDialect("powershell", "PowerShell process", "process",
-      "earlier state (variables, functions)",
-      "its state was lost and a new process will start for the next block.", "ps1", true, false,
+  static final DriverDialect POWERSHELL = new DriverDialect("powershell", "PowerShell process",
+      "earlier state (variables, functions)", "ps1", true, false,
       config -> List.of("pwsh", "-NoLogo", "-NoProfile", "-NonInteractive", "-Command",
           resource("powershell_driver.ps1")),
       Map.of());
 
-  static final DriverDialect JAVA = new DriverDialect("java", "JShell process", "process",
-      "earlier state (variables, methods, classes, imports)",
-      "its state was lost and a new process will start for the next block.", "jsh", true, false,
+  static final DriverDialect JAVA = new DriverDialect("java", "JShell process",
+      "earlier state (variables, methods, classes, imports)", "jsh", true, false,
       config -> javaArgv(), Map.of());
 
   private final boolean movesChannels;
@@ -62,10 +57,10 @@ final class DriverDialect extends ReplDialect {
   private final Function<ReplConfig, List<String>> interpreter;
   private final Map<String, String> environment;
 
-  private DriverDialect(String name, String processName, String processNoun, String earlierState,
-      String stateLostTail, String codeExtension, boolean movesChannels, boolean leadsOwnGroup,
-      Function<ReplConfig, List<String>> interpreter, Map<String, String> environment) {
-    super(name, processName, processNoun, earlierState, stateLostTail, codeExtension);
+  private DriverDialect(String name, String processName, String earlierState, String codeExtension,
+      boolean movesChannels, boolean leadsOwnGroup, Function<ReplConfig, List<String>> interpreter,
+      Map<String, String> environment) {
+    super(name, processName, "process", earlierState, NEW_PROCESS_NEXT, codeExtension);
     this.movesChannels = movesChannels;
     this.leadsOwnGroup = leadsOwnGroup;
     this.interpreter = interpreter;
@@ -80,16 +75,6 @@ final class DriverDialect extends ReplDialect {
     }
     argv.addAll(interpreter.apply(config));
     return withSetsid(ReplProcess.withDefaultSigint(argv));
-  }
-
-  @Override
-  String prelude() {
-    return null;
-  }
-
-  @Override
-  String command(String marker, Path codeFile) {
-    return marker + " " + checkedPath(codeFile) + "\n";
   }
 
   @Override

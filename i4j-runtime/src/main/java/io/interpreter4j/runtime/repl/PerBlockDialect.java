@@ -94,11 +94,6 @@ final class PerBlockDialect extends ReplDialect {
   }
 
   @Override
-  String prelude() {
-    return null;
-  }
-
-  @Override
   String command(String marker, Path codeFile) {
     StringBuilder line = new StringBuilder(marker);
     for (String word : commandFor(checkedPath(codeFile))) {

@@ -19,9 +19,11 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class ReplDialect {
 
+  /** How a worker whose process died tells that the next block starts from scratch. */
+  static final String NEW_PROCESS_NEXT = "its state was lost and a new process will start for the next block.";
+
   static final ReplDialect PYTHON = new ReplDialect("python", "python process", "process",
-      "earlier state (variables, imports)", "its state was lost and a new process will start for the next block.",
-      "py") {
+      "earlier state (variables, imports)", NEW_PROCESS_NEXT, "py") {
     @Override
     List<String> argv(ReplConfig config) {
       String python = config.pythonExecutable() != null ? config.pythonExecutable() : PythonExecutable.resolve();
@@ -31,16 +33,6 @@ abstract class ReplDialect {
       }
       // -u: unbuffered, so output streams live; the driver puts itself in its own process group if setsid is absent
       return withSetsid(List.of(python, "-u", "-c", resource("python_driver.py")));
-    }
-
-    @Override
-    String prelude() {
-      return null;
-    }
-
-    @Override
-    String command(String marker, Path codeFile) {
-      return marker + " " + checkedPath(codeFile) + "\n";
     }
 
     @Override
@@ -127,11 +119,18 @@ abstract class ReplDialect {
   /** The command line that starts the driver. */
   abstract List<String> argv(ReplConfig config);
 
-  /** Text written to the driver's stdin right after start, or null. */
-  abstract String prelude();
+  /** Text written to the driver's stdin right after start, or null (none, the default). */
+  String prelude() {
+    return null;
+  }
 
-  /** The line that tells the driver to run {@code codeFile} and end with {@code marker}. */
-  abstract String command(String marker, Path codeFile);
+  /**
+   * The line that tells the driver to run {@code codeFile} and end with {@code marker}. By default the protocol of
+   * {@code python_driver.py}, which the other drivers ({@link DriverDialect}) speak too: {@code "<marker> <path>"}.
+   */
+  String command(String marker, Path codeFile) {
+    return marker + " " + checkedPath(codeFile) + "\n";
+  }
 
   /**
    * What tells the driver to run {@code code} itself, sent over the command channel with no code file, or null

@@ -9,7 +9,7 @@ import io.interpreter4j.core.prompt.PromptBuilder;
 import io.interpreter4j.core.safety.analysis.AnalysisContext;
 import io.interpreter4j.core.safety.DangerAnalyzer;
 import io.interpreter4j.runtime.approval.ApprovalGate;
-import io.interpreter4j.runtime.approval.Safety;
+import io.interpreter4j.runtime.approval.ApprovalInputs;
 import io.interpreter4j.runtime.llm.LlmStreamer;
 import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
@@ -225,7 +225,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         settings.modelAttempts(), backoff, context.messageAdapter(LlmStreamer.Reply.class, FromStreamer::new),
         spec.faults()), "llm-streamer", "LLM streamer");
     this.gate = spawnWatched(ApprovalGate.create(spec.id(), settings.approvalMode(), spec.approver(),
-        new Safety(new DangerAnalyzer(), settings.approvalRules(),
+        new ApprovalInputs(new DangerAnalyzer(), settings.approvalRules(),
             AnalysisContext.of(settings.workdir(), Path.of(System.getProperty("user.home")))
                 // with isolated installs, pip lands in WORKDIR/.venv: not a global install
                 .withVenvActive(spec.venv() == VenvMode.AUTO || AnalysisContext.current().venvActive()),

@@ -61,7 +61,7 @@ class ApprovalGateTest {
 
   private ActorRef<ApprovalGate.Command> gate(ApprovalMode mode, Approver approver, PolicyRules rules) {
     return KIT.spawn(ApprovalGate.create("s", mode, approver,
-        new Safety(new DangerAnalyzer(), rules, CTX, approver.interactive(), false)));
+        new ApprovalInputs(new DangerAnalyzer(), rules, CTX, approver.interactive(), false)));
   }
 
   @Test
