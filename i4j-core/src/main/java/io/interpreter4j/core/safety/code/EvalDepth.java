@@ -23,6 +23,20 @@ public final class EvalDepth {
     return level < MAX;
   }
 
+  /** An evaluation of the tokens [from, to) of a program. */
+  @FunctionalInterface
+  public interface RangeEvaluation<T> {
+    T of(int from, int to);
+  }
+
+  /** The evaluation of tokens [from, to) one level deeper; null for an empty range or past the limit. */
+  public <T> T deeperIn(int from, int to, RangeEvaluation<T> evaluation) {
+    if (from >= to || exceeded()) {
+      return null;
+    }
+    return deeper(() -> evaluation.of(from, to));
+  }
+
   /** {@code step}'s answer, computed one level deeper. */
   public <T> T deeper(Supplier<T> step) {
     level++;

@@ -5,7 +5,7 @@ import static io.interpreter4j.core.safety.python.PythonApis.EXEC;
 import static io.interpreter4j.core.safety.python.PythonApis.RUN_FILE;
 
 import io.interpreter4j.core.safety.analysis.Flag;
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import java.util.List;
 import java.util.Map;
 
@@ -41,7 +41,7 @@ final class CodeCalls extends PythonCallRules {
   }
 
   private void executes(String name, List<int[]> args, int from, int to) {
-    if (!args.isEmpty() && src.tok(args.get(0)[0]).kind() == T.STRING) {
+    if (!args.isEmpty() && src.tok(args.get(0)[0]).kind() == TokenKind.STRING) {
       String program = values.literalOf(args.get(0));
       if (program != null) {
         block.python().accept(program);

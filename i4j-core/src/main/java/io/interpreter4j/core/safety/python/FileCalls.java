@@ -10,7 +10,7 @@ import static io.interpreter4j.core.safety.python.PythonApis.RECURSIVE_REMOVE;
 import static io.interpreter4j.core.safety.python.PythonApis.REMOVE;
 import static io.interpreter4j.core.safety.python.PythonApis.UNPACKS;
 
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.python.PythonSource.Assignment;
 import io.interpreter4j.core.safety.shell.ShellLexer.Word;
@@ -162,10 +162,10 @@ final class FileCalls extends PythonCallRules {
   private boolean isPathExpression(int from, int to) {
     for (int j = from; j < to; j++) {
       Tok t = src.tok(j);
-      if (t.kind() == T.NAME && (src.canonical(t.text()).startsWith("pathlib.") || t.text().equals("Path"))) {
+      if (t.kind() == TokenKind.NAME && (src.canonical(t.text()).startsWith("pathlib.") || t.text().equals("Path"))) {
         return true;
       }
-      if (t.kind() == T.NAME && j == from && to - from == 1) {
+      if (t.kind() == TokenKind.NAME && j == from && to - from == 1) {
         Assignment a = src.assignmentBefore(t.text(), j);
         return a != null && isPathExpression(a.from(), a.to());
       }
@@ -190,7 +190,7 @@ final class FileCalls extends PythonCallRules {
 
   /** A mode argument as written: 0o666, 0o777, 438, stat.S_IRWXU | ... (unknown). */
   private String modeText(int[] a) {
-    if (a[1] - a[0] == 1 && src.tok(a[0]).kind() == T.NUMBER) {
+    if (a[1] - a[0] == 1 && src.tok(a[0]).kind() == TokenKind.NUMBER) {
       return src.tok(a[0]).text();
     }
     return null;

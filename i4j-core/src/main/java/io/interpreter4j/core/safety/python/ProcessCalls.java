@@ -9,7 +9,7 @@ import io.interpreter4j.core.safety.analysis.Flag;
 import io.interpreter4j.core.safety.code.ShellText;
 import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.python.PythonApis.Origin;
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.python.PythonSource.Assignment;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -94,12 +94,12 @@ final class ProcessCalls extends PythonCallRules {
 
   /** A pid the block owns: its own (os.getpid()), or a child it started (proc.pid of a Popen). */
   private boolean ownPid(int from, int to) {
-    if (to - from == 1 && src.tok(from).kind() == T.NUMBER) {
+    if (to - from == 1 && src.tok(from).kind() == TokenKind.NUMBER) {
       return true;
     }
     for (int j = from; j < to; j++) {
       Tok t = src.tok(j);
-      if (t.kind() != T.NAME) {
+      if (t.kind() != TokenKind.NAME) {
         continue;
       }
       String n = src.canonical(src.dotted(j));
@@ -108,7 +108,7 @@ final class ProcessCalls extends PythonCallRules {
       }
       if (j + 2 < to && src.tok(j + 1).is(".") && src.tok(j + 2).is("pid")) {
         Assignment a = src.assignmentBefore(t.text(), j);
-        if (a != null && a.from() < a.to() && src.tok(a.from()).kind() == T.NAME
+        if (a != null && a.from() < a.to() && src.tok(a.from()).kind() == TokenKind.NAME
             && src.canonical(src.dotted(a.from())).startsWith("subprocess.")) {
           return true;
         }
@@ -168,7 +168,7 @@ final class ProcessCalls extends PythonCallRules {
         && !src.isModuleName(from, open - 2)) {
       return values.evalString(from, open - 2);
     }
-    if (src.tok(from).kind() == T.NAME && src.canonical(src.dotted(from)).equals("shlex.split")) {
+    if (src.tok(from).kind() == TokenKind.NAME && src.canonical(src.dotted(from)).equals("shlex.split")) {
       int paren = from + PythonSource.dottedLength(src.dotted(from));
       if (paren < to && src.tok(paren).is("(")) {
         return values.evalString(paren + 1, src.matching(paren));
@@ -180,7 +180,7 @@ final class ProcessCalls extends PythonCallRules {
   /** {@code while ...: os.fork()}: a fork bomb. */
   void forkLoop(int whileAt) {
     int colon = whileAt;
-    while (colon < src.size() && !src.tok(colon).is(":") && src.tok(colon).kind() != T.NEWLINE) {
+    while (colon < src.size() && !src.tok(colon).is(":") && src.tok(colon).kind() != TokenKind.NEWLINE) {
       colon++;
     }
     if (colon >= src.size() || !src.tok(colon).is(":")) {
@@ -188,16 +188,16 @@ final class ProcessCalls extends PythonCallRules {
     }
     int indent = src.indentOf(src.tok(whileAt).line());
     int j = colon + 1;
-    boolean sameLine = j < src.size() && src.tok(j).kind() != T.NEWLINE;
+    boolean sameLine = j < src.size() && src.tok(j).kind() != TokenKind.NEWLINE;
     for (; j < src.size(); j++) {
       Tok t = src.tok(j);
-      if (sameLine && t.kind() == T.NEWLINE) {
+      if (sameLine && t.kind() == TokenKind.NEWLINE) {
         break;
       }
-      if (!sameLine && t.kind() != T.NEWLINE && t.line() > src.tok(colon).line() && src.indentOf(t.line()) <= indent) {
+      if (!sameLine && t.kind() != TokenKind.NEWLINE && t.line() > src.tok(colon).line() && src.indentOf(t.line()) <= indent) {
         break;
       }
-      if (t.kind() == T.NAME && (t.text().equals("fork") || t.text().equals("forkpty"))
+      if (t.kind() == TokenKind.NAME && (t.text().equals("fork") || t.text().equals("forkpty"))
           && j + 1 < src.size() && src.tok(j + 1).is("(")) {
         String owner = j >= 2 && src.tok(j - 1).is(".") ? src.canonical(src.tok(j - 2).text()) : src.canonical(t.text());
         if (owner.equals("os") || owner.startsWith("os.")) {

@@ -6,7 +6,7 @@ import io.interpreter4j.core.safety.analysis.NestedCode;
 import io.interpreter4j.core.safety.analysis.PathJudge;
 import io.interpreter4j.core.safety.analysis.ShellEffects;
 import io.interpreter4j.core.safety.code.Memo;
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.rules.Databases;
 import io.interpreter4j.core.safety.rules.SecretNames;
@@ -86,13 +86,13 @@ public final class PythonAnalyzer {
     boolean network = false;
     for (int k = 0; k < src.size(); k++) {
       Tok t = src.tok(k);
-      if (t.kind() == T.STRING && !t.fstring()) {
+      if (t.kind() == TokenKind.STRING && !t.fstring()) {
         String sql = Databases.destructiveStatement(t.text());
         if (sql != null) {
           findings.facts().destructiveData(sql);
         }
       }
-      if (t.kind() == T.NAME && (k == 0 || !src.tok(k - 1).is("."))) {
+      if (t.kind() == TokenKind.NAME && (k == 0 || !src.tok(k - 1).is("."))) {
         String dotted = src.dotted(k);
         String name = src.canonical(dotted);
         int after = k + PythonSource.dottedLength(dotted);
@@ -121,7 +121,7 @@ public final class PythonAnalyzer {
         if (name.equals("while")) {
           processes.forkLoop(k);
         }
-      } else if (t.is(".") && k + 2 < src.size() && src.tok(k + 1).kind() == T.NAME && src.tok(k + 2).is("(")) {
+      } else if (t.is(".") && k + 2 < src.size() && src.tok(k + 1).kind() == TokenKind.NAME && src.tok(k + 2).is("(")) {
         int receiver = src.receiverStart(k);
         if (!src.isModuleName(receiver, k)) {
           method(src.tok(k + 1).text(), receiver, k, k + 3, src.size() > k + 2 ? src.matching(k + 2) : k + 2);
@@ -166,7 +166,7 @@ public final class PythonAnalyzer {
     String callee = src.canonical(src.dotted(from));
     int paren = from + PythonSource.dottedLength(src.dotted(from));
     if (!(callee.equals("__import__") || callee.equals("importlib.import_module")) || !src.tok(paren).is("(")
-        || src.matching(paren) != dot - 1 || src.tok(paren + 1).kind() != T.STRING) {
+        || src.matching(paren) != dot - 1 || src.tok(paren + 1).kind() != TokenKind.STRING) {
       return null;
     }
     return src.tok(paren + 1).text();
@@ -175,7 +175,7 @@ public final class PythonAnalyzer {
   private void environment(int k, int after) {
     Tok next = after < src.size() ? src.tok(after) : null;
     boolean passedOn = next == null || next.is(")") || next.is(",") || next.is("]") || next.is("}")
-        || next.kind() == T.NEWLINE;
+        || next.kind() == TokenKind.NEWLINE;
     boolean iterated = next != null && next.is(".") && after + 1 < src.size()
         && PythonApis.ITERATION_METHODS.contains(src.tok(after + 1).text());
     if (next != null && next.is("[") && after + 1 < src.size()) {

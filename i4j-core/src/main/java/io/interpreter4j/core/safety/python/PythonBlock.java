@@ -6,7 +6,7 @@ import io.interpreter4j.core.safety.code.EvalDepth;
 import io.interpreter4j.core.safety.code.Memo;
 import io.interpreter4j.core.safety.code.ShellText;
 import io.interpreter4j.core.safety.python.PythonApis.Origin;
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.python.PythonSource.Assignment;
 import io.interpreter4j.core.safety.shell.ShellLexer.Word;
@@ -43,7 +43,7 @@ record PythonBlock(PythonSource src, PythonValues values, Findings findings, She
   private boolean fetchesUncached(int from, int to, int level) {
     for (int j = from; j < to && j < src.size(); j++) {
       Tok t = src.tok(j);
-      if (t.kind() != T.NAME || j > from && src.tok(j - 1).is(".")) {
+      if (t.kind() != TokenKind.NAME || j > from && src.tok(j - 1).is(".")) {
         continue;
       }
       if (PythonApis.isNetwork(src.canonical(src.dotted(j)))) {
@@ -62,7 +62,7 @@ record PythonBlock(PythonSource src, PythonValues values, Findings findings, She
    * remote shell), directly or through the names it was assigned from.
    */
   boolean rootedIn(int from, Origin origin, int level) {
-    if (from < 0 || from >= src.size() || level > EvalDepth.MAX || src.tok(from).kind() != T.NAME) {
+    if (from < 0 || from >= src.size() || level > EvalDepth.MAX || src.tok(from).kind() != TokenKind.NAME) {
       return false;
     }
     long key = -1L - ((long) from * Origin.values().length + origin.ordinal());
@@ -78,7 +78,7 @@ record PythonBlock(PythonSource src, PythonValues values, Findings findings, She
       return false;
     }
     for (int j = a.from(); j < a.to() && j < src.size(); j++) {
-      if (src.tok(j).kind() == T.NAME && (j == a.from() || !src.tok(j - 1).is(".")) && rootedIn(j, origin, level + 1)) {
+      if (src.tok(j).kind() == TokenKind.NAME && (j == a.from() || !src.tok(j - 1).is(".")) && rootedIn(j, origin, level + 1)) {
         return true;
       }
     }

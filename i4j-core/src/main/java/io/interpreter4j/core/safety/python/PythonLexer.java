@@ -1,6 +1,7 @@
 package io.interpreter4j.core.safety.python;
 
 import io.interpreter4j.core.safety.code.CodeToken;
+import io.interpreter4j.core.safety.code.TokenKind;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,20 +12,8 @@ import java.util.List;
  */
 final class PythonLexer {
 
-  enum T { NAME, STRING, NUMBER, OP, NEWLINE }
-
   /** One token; {@code line} counts from 0, {@code fstring} marks an f-string literal. */
-  record Tok(T kind, String text, int line, boolean fstring) implements CodeToken {
-    @Override
-    public boolean is(String s) {
-      return (kind == T.OP || kind == T.NAME) && text.equals(s);
-    }
-
-    @Override
-    public boolean isName() {
-      return kind == T.NAME;
-    }
-  }
+  record Tok(TokenKind kind, String text, int line, boolean fstring) implements CodeToken {}
 
   private PythonLexer() {}
 
@@ -52,8 +41,8 @@ final class PythonLexer {
     while (i < n) {
       char c = s.charAt(i);
       if (c == '\n') {
-        if (depth == 0 && !out.isEmpty() && out.get(out.size() - 1).kind() != T.NEWLINE) {
-          out.add(new Tok(T.NEWLINE, "\n", line, false));
+        if (depth == 0 && !out.isEmpty() && out.get(out.size() - 1).kind() != TokenKind.NEWLINE) {
+          out.add(new Tok(TokenKind.NEWLINE, "\n", line, false));
         }
         line++;
         i++;
@@ -76,16 +65,16 @@ final class PythonLexer {
           int[] pos = {i, line};
           String value = readString(s, pos, word);
           boolean f = word.indexOf('f') >= 0 || word.indexOf('F') >= 0;
-          out.add(new Tok(T.STRING, value, line, f));
+          out.add(new Tok(TokenKind.STRING, value, line, f));
           i = pos[0];
           line = pos[1];
         } else {
-          out.add(new Tok(T.NAME, word, line, false));
+          out.add(new Tok(TokenKind.NAME, word, line, false));
         }
       } else if (c == '\'' || c == '"') {
         int[] pos = {i, line};
         String value = readString(s, pos, "");
-        out.add(new Tok(T.STRING, value, line, false));
+        out.add(new Tok(TokenKind.STRING, value, line, false));
         i = pos[0];
         line = pos[1];
       } else if (Character.isDigit(c)) {
@@ -93,7 +82,7 @@ final class PythonLexer {
         while (i < n && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_' || s.charAt(i) == '.')) {
           i++;
         }
-        out.add(new Tok(T.NUMBER, s.substring(start, i), line, false));
+        out.add(new Tok(TokenKind.NUMBER, s.substring(start, i), line, false));
       } else {
         if (c == '(' || c == '[' || c == '{') {
           depth++;
@@ -101,7 +90,7 @@ final class PythonLexer {
           depth--;
         }
         if (c == ';' && depth == 0) {
-          out.add(new Tok(T.NEWLINE, ";", line, false));
+          out.add(new Tok(TokenKind.NEWLINE, ";", line, false));
           i++;
           continue;
         }
@@ -113,11 +102,11 @@ final class PythonLexer {
             op = s.substring(i, i + 2);
           }
         }
-        out.add(new Tok(T.OP, op, line, false));
+        out.add(new Tok(TokenKind.OP, op, line, false));
         i += op.length();
       }
     }
-    out.add(new Tok(T.NEWLINE, "\n", line, false));
+    out.add(new Tok(TokenKind.NEWLINE, "\n", line, false));
     return out;
   }
 

@@ -5,7 +5,7 @@ import static io.interpreter4j.core.safety.code.ValueParts.glob;
 import static io.interpreter4j.core.safety.code.ValueParts.text;
 
 import io.interpreter4j.core.safety.code.ValueParts;
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.python.PythonSource.Assignment;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -36,7 +36,7 @@ final class PythonLoops {
     if (from >= to) {
       return null;
     }
-    if (to - from == 1 && src.tok(from).kind() == T.NAME) {
+    if (to - from == 1 && src.tok(from).kind() == TokenKind.NAME) {
       return values.nameValue(src.tok(from).text(), src.tok(from).text(), from);
     }
     Tok last = src.tok(to - 1);
@@ -44,7 +44,7 @@ final class PythonLoops {
       return null;
     }
     int open = src.matchingBackwards(to - 1);
-    if (open >= 2 && src.tok(open - 1).kind() == T.NAME && src.tok(open - 2).is(".")) {
+    if (open >= 2 && src.tok(open - 1).kind() == TokenKind.NAME && src.tok(open - 2).is(".")) {
       String method = src.tok(open - 1).text();
       int dot = open - 2;
       if (src.isModuleName(src.receiverStart(dot), dot) && src.receiverStart(dot) == from) {
@@ -69,7 +69,7 @@ final class PythonLoops {
       }
       return out;
     }
-    if (src.tok(from).kind() == T.NAME && src.tok(from + PythonSource.dottedLength(src.dotted(from))).is("(")) {
+    if (src.tok(from).kind() == TokenKind.NAME && src.tok(from + PythonSource.dottedLength(src.dotted(from))).is("(")) {
       return directoryListing(src.canonical(src.dotted(from)), a.element(), from + PythonSource.dottedLength(src.dotted(from)) + 1, to - 1);
     }
     return null;

@@ -2,7 +2,7 @@ package io.interpreter4j.core.safety.python;
 
 import io.interpreter4j.core.safety.code.Brackets;
 import io.interpreter4j.core.safety.code.ExprName;
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +43,7 @@ final class PythonSource {
   }
 
   boolean statementStart(int k) {
-    return k == 0 || toks.get(k - 1).kind() == T.NEWLINE || toks.get(k - 1).is(":");
+    return k == 0 || toks.get(k - 1).kind() == TokenKind.NEWLINE || toks.get(k - 1).is(":");
   }
 
   private void imports() {
@@ -51,7 +51,7 @@ final class PythonSource {
       Tok t = toks.get(k);
       if (t.is("import") && statementStart(k)) {
         int j = k + 1;
-        while (j < toks.size() && toks.get(j).kind() == T.NAME) {
+        while (j < toks.size() && toks.get(j).kind() == TokenKind.NAME) {
           String dotted = dotted(j);
           j += dottedLength(dotted);
           if (j + 1 < toks.size() && toks.get(j).is("as")) {
@@ -72,11 +72,11 @@ final class PythonSource {
           continue;
         }
         j++;
-        while (j < toks.size() && toks.get(j).kind() != T.NEWLINE) {
+        while (j < toks.size() && toks.get(j).kind() != TokenKind.NEWLINE) {
           Tok name = toks.get(j);
           if (name.is("*")) {
             starModules.add(module);
-          } else if (name.kind() == T.NAME) {
+          } else if (name.kind() == TokenKind.NAME) {
             if (j + 2 < toks.size() && toks.get(j + 1).is("as")) {
               aliases.put(toks.get(j + 2).text(), module + "." + name.text());
               j += 2;
@@ -97,7 +97,7 @@ final class PythonSource {
 
   /** The dotted name starting at k and ending before {@code limit}. */
   String dotted(int k, int limit) {
-    if (k >= limit || toks.get(k).kind() != T.NAME) {
+    if (k >= limit || toks.get(k).kind() != TokenKind.NAME) {
       return "";
     }
     if (k + 2 >= limit || !toks.get(k + 1).is(".")) {
@@ -105,7 +105,7 @@ final class PythonSource {
     }
     StringBuilder sb = new StringBuilder(toks.get(k).text());
     int j = k + 1;
-    while (j + 1 < limit && toks.get(j).is(".") && toks.get(j + 1).kind() == T.NAME) {
+    while (j + 1 < limit && toks.get(j).is(".") && toks.get(j + 1).kind() == TokenKind.NAME) {
       sb.append('.').append(toks.get(j + 1).text());
       j += 2;
     }
@@ -146,10 +146,10 @@ final class PythonSource {
         forLoop(k);
         continue;
       }
-      if (t.kind() == T.NAME && statementStart(k) && toks.get(k + 1).is("=")) {
+      if (t.kind() == TokenKind.NAME && statementStart(k) && toks.get(k + 1).is("=")) {
         int end = endOfStatement(k + 2);
         assignments.computeIfAbsent(t.text(), x -> new ArrayList<>()).add(new Assignment(k, k + 2, end, -1));
-      } else if (t.is("as") && k + 2 < toks.size() && toks.get(k + 1).kind() == T.NAME && toks.get(k + 2).is(":")) {
+      } else if (t.is("as") && k + 2 < toks.size() && toks.get(k + 1).kind() == TokenKind.NAME && toks.get(k + 2).is(":")) {
         // with EXPR as NAME: binds NAME to EXPR, close enough for paths and files
         int start = k - 1;
         int depthCount = 0;
@@ -174,8 +174,8 @@ final class PythonSource {
   private void forLoop(int k) {
     int in = k + 1;
     List<String> names = new ArrayList<>();
-    while (in < toks.size() && !toks.get(in).is("in") && toks.get(in).kind() != T.NEWLINE) {
-      if (toks.get(in).kind() == T.NAME) {
+    while (in < toks.size() && !toks.get(in).is("in") && toks.get(in).kind() != TokenKind.NEWLINE) {
+      if (toks.get(in).kind() == TokenKind.NAME) {
         names.add(toks.get(in).text());
       }
       in++;
@@ -185,7 +185,7 @@ final class PythonSource {
     }
     int colon = in + 1;
     int d = 0;
-    while (colon < toks.size() && toks.get(colon).kind() != T.NEWLINE) {
+    while (colon < toks.size() && toks.get(colon).kind() != TokenKind.NEWLINE) {
       Tok t = toks.get(colon);
       if (t.is("(") || t.is("[") || t.is("{")) {
         d++;
@@ -203,7 +203,7 @@ final class PythonSource {
 
   int endOfStatement(int from) {
     int j = from;
-    while (j < toks.size() && toks.get(j).kind() != T.NEWLINE) {
+    while (j < toks.size() && toks.get(j).kind() != TokenKind.NEWLINE) {
       j++;
     }
     return j;
@@ -227,7 +227,7 @@ final class PythonSource {
   boolean isModuleName(int from, int dot) {
     for (int j = from; j < dot; j++) {
       Tok t = toks.get(j);
-      if (!(t.kind() == T.NAME || t.is("."))) {
+      if (!(t.kind() == TokenKind.NAME || t.is("."))) {
         return false;
       }
     }
@@ -252,12 +252,12 @@ final class PythonSource {
       Tok t = toks.get(j);
       if (t.is(")") || t.is("]")) {
         j = matchingBackwards(j);
-        if (j > 0 && toks.get(j - 1).kind() == T.NAME) {
+        if (j > 0 && toks.get(j - 1).kind() == TokenKind.NAME) {
           j--;
         } else {
           return j;
         }
-      } else if (t.kind() != T.NAME && t.kind() != T.STRING) {
+      } else if (t.kind() != TokenKind.NAME && t.kind() != TokenKind.STRING) {
         return j + 1;
       }
       if (j > 0 && toks.get(j - 1).is(".")) {
@@ -276,7 +276,7 @@ final class PythonSource {
     for (int[] piece : Brackets.pieces(toks, from, to)) {
       int start = piece[0];
       int j = piece[1];
-      if (j - start >= 2 && toks.get(start).kind() == T.NAME && toks.get(start + 1).is("=")) {
+      if (j - start >= 2 && toks.get(start).kind() == TokenKind.NAME && toks.get(start + 1).is("=")) {
         keywords.put(toks.get(start).text(), new int[] {start + 2, j});
       } else if (!toks.get(start).is("*") && !toks.get(start).is("**")) {
         out.add(new int[] {start, j});

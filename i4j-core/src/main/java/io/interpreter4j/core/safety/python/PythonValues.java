@@ -5,7 +5,7 @@ import static io.interpreter4j.core.safety.code.ValueParts.text;
 import io.interpreter4j.core.safety.analysis.PathJudge;
 import io.interpreter4j.core.safety.code.EvalDepth;
 import io.interpreter4j.core.safety.code.ValueParts;
-import io.interpreter4j.core.safety.python.PythonLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.python.PythonSource.Assignment;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -78,7 +78,7 @@ final class PythonValues {
       }
       return out;
     }
-    if (to - from == 1 && first.kind() == T.NAME && depth.belowLimit()) {
+    if (to - from == 1 && first.kind() == TokenKind.NAME && depth.belowLimit()) {
       Assignment a = src.assignmentBefore(first.text(), from);
       if (a != null) {
         return depth.deeper(() -> evalList(a.from(), a.to()));
@@ -93,10 +93,7 @@ final class PythonValues {
    * os.getenv("HOME"), tempfile.mkdtemp(), sys.executable and names assigned such values.
    */
   List<Part> evalString(int from, int to) {
-    if (from >= to || depth.exceeded()) {
-      return null;
-    }
-    return depth.deeper(() -> terms(from, to));
+    return depth.deeperIn(from, to, this::terms);
   }
 
   /** The terms of a sum or a pathlib path, joined; unknown for a formatted or conditional expression. */
@@ -139,10 +136,10 @@ final class PythonValues {
     Tok first = src.tok(from);
     List<Part> value;
     int j;
-    if (first.kind() == T.STRING) {
+    if (first.kind() == TokenKind.STRING) {
       value = new ArrayList<>();
       j = from;
-      while (j < to && src.tok(j).kind() == T.STRING) {
+      while (j < to && src.tok(j).kind() == TokenKind.STRING) {
         value.addAll(stringParts(src.tok(j), j));
         j++;
       }
@@ -150,7 +147,7 @@ final class PythonValues {
       int close = src.matching(from);
       value = evalString(from + 1, close);
       j = close + 1;
-    } else if (first.kind() == T.NAME) {
+    } else if (first.kind() == TokenKind.NAME) {
       String dotted = src.dotted(from, to);
       String name = src.canonical(dotted);
       j = from + PythonSource.dottedLength(dotted);
@@ -171,7 +168,7 @@ final class PythonValues {
     // trailers: .expanduser(), .resolve(), .parent, .join([...]) on a separator string
     while (value != null && j < to) {
       Tok t = src.tok(j);
-      if (t.is(".") && j + 1 < to && src.tok(j + 1).kind() == T.NAME) {
+      if (t.is(".") && j + 1 < to && src.tok(j + 1).kind() == TokenKind.NAME) {
         String m = src.tok(j + 1).text();
         boolean isCall = j + 2 < to && src.tok(j + 2).is("(");
         int close = isCall ? src.matching(j + 2) : j + 1;
@@ -341,7 +338,7 @@ final class PythonValues {
   Optional<Word> openedFile(int[] range) {
     int from = range[0];
     int to = range[1];
-    if (from >= to || src.tok(from).kind() != T.NAME) {
+    if (from >= to || src.tok(from).kind() != TokenKind.NAME) {
       return Optional.empty();
     }
     String name = src.canonical(src.dotted(from));

@@ -8,7 +8,7 @@ import io.interpreter4j.core.safety.analysis.ShellEffects;
 import io.interpreter4j.core.safety.rules.Databases;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -78,19 +78,19 @@ public final class ScriptAnalyzer {
   private void scan() {
     for (int k = 0; k < src.size(); k++) {
       Tok t = src.tok(k);
-      if (t.kind() == T.SHELL) {
+      if (t.kind() == TokenKind.SHELL) {
         block.runShell(values.stringParts(t, k));
         continue;
       }
-      if (t.kind() == T.STRING) {
+      if (t.kind() == TokenKind.STRING) {
         String sql = t.literal() == null ? null : Databases.destructiveStatement(t.literal());
         if (sql != null) {
           findings.facts().destructiveData(sql);
         }
         continue;
       }
-      if (t.kind() != T.NAME) {
-        if (src.isSeparator(t) && k + 1 < src.size() && src.tok(k + 1).kind() == T.NAME && k > 0
+      if (t.kind() != TokenKind.NAME) {
+        if (src.isSeparator(t) && k + 1 < src.size() && src.tok(k + 1).kind() == TokenKind.NAME && k > 0
             && (src.tok(k - 1).is(")") || src.tok(k - 1).is("]"))) {
           chainAfterCall(k);
         }
@@ -125,7 +125,7 @@ public final class ScriptAnalyzer {
     String rest = src.dotted(dot + 1);
     int after = src.dottedEnd(dot + 1);
     boolean called = after < src.size() && src.tok(after).is("(");
-    if (src.tok(receiver).is("require") && receiver + 4 == dot && src.tok(receiver + 2).kind() == T.STRING) {
+    if (src.tok(receiver).is("require") && receiver + 4 == dot && src.tok(receiver + 2).kind() == TokenKind.STRING) {
       String name = ScriptSource.module(src.tok(receiver + 2).text()) + "." + rest;
       environment.read(name, name, dot + 1, after);
       if (called) {
@@ -139,7 +139,7 @@ public final class ScriptAnalyzer {
   }
 
   private static boolean startsArgument(Tok t) {
-    return t.kind() == T.STRING || t.kind() == T.SHELL || t.kind() == T.NAME && !t.is("do") && !t.is("if")
+    return t.kind() == TokenKind.STRING || t.kind() == TokenKind.SHELL || t.kind() == TokenKind.NAME && !t.is("do") && !t.is("if")
         && !t.is("unless") && !t.is("rescue") && !t.is("and") && !t.is("or") && !t.is("then") || t.is("[");
   }
 

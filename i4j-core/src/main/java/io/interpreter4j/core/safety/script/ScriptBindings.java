@@ -1,7 +1,7 @@
 package io.interpreter4j.core.safety.script;
 
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import java.util.ArrayList;
@@ -32,13 +32,13 @@ final class ScriptBindings {
   void collect() {
     for (int k = 0; k < src.size(); k++) {
       Tok t = src.tok(k);
-      if (t.kind() == T.NAME && k + 1 < src.size() && isAssignOp(src.tok(k + 1)) && src.statementLevel(k)
+      if (t.kind() == TokenKind.NAME && k + 1 < src.size() && isAssignOp(src.tok(k + 1)) && src.statementLevel(k)
           && (k == 0 || !src.isSeparator(src.tok(k - 1)) && !src.tok(k - 1).is(","))) {
         int from = k + 2;
         int end = src.endOfStatement(from);
         bind(t.text(), new Binding(k, from, end, false, null));
         functionAlias(t.text(), from, end);
-      } else if (t.kind() == T.NAME && k + 1 < src.size() && (src.tok(k + 1).is("+=") || src.tok(k + 1).is("<<")
+      } else if (t.kind() == TokenKind.NAME && k + 1 < src.size() && (src.tok(k + 1).is("+=") || src.tok(k + 1).is("<<")
           && src.dialect == Dialect.RUBY) && (k == 0 || !src.isSeparator(src.tok(k - 1)))) {
         // body += chunk: from here on the value is whatever was appended, not the literal it started as
         int from = k + 2;
@@ -51,7 +51,7 @@ final class ScriptBindings {
         int from = k + 2;
         int end = src.endOfStatement(from);
         for (int j = brace + 1; j < k; j++) {
-          if (src.tok(j).kind() == T.NAME && !(j + 1 < k && src.tok(j + 1).is(":"))) {
+          if (src.tok(j).kind() == TokenKind.NAME && !(j + 1 < k && src.tok(j + 1).is(":"))) {
             String member = j >= 2 && src.tok(j - 1).is(":") ? src.tok(j - 2).text() : src.tok(j).text();
             bind(src.tok(j).text(), new Binding(j, from, end, false, member));
           }
@@ -82,9 +82,9 @@ final class ScriptBindings {
         e = e - 1;
       }
     }
-    if (f < e && src.tok(f).kind() == T.NAME && src.dottedEnd(f, e) == e && src.api(src.canonical(src.dotted(f, e))) != null) {
+    if (f < e && src.tok(f).kind() == TokenKind.NAME && src.dottedEnd(f, e) == e && src.api(src.canonical(src.dotted(f, e))) != null) {
       src.alias(name, src.canonical(src.dotted(f, e)));
-    } else if (f + 5 < e && src.tok(f).is("require") && src.tok(f + 2).kind() == T.STRING && src.tok(f + 3).is(")")
+    } else if (f + 5 < e && src.tok(f).is("require") && src.tok(f + 2).kind() == TokenKind.STRING && src.tok(f + 3).is(")")
         && src.isSeparator(src.tok(f + 4)) && src.dottedEnd(f + 5, e) == e) {
       String target = ScriptSource.module(src.tok(f + 2).text()) + "." + src.dotted(f + 5, e);
       if (src.api(target) != null) {
@@ -111,7 +111,7 @@ final class ScriptBindings {
     while (j < src.size() && (src.tok(j).is("const") || src.tok(j).is("let") || src.tok(j).is("var"))) {
       j++;
     }
-    if (j + 1 >= src.size() || src.tok(j).kind() != T.NAME || !(src.tok(j + 1).is("of") || src.tok(j + 1).is("in"))) {
+    if (j + 1 >= src.size() || src.tok(j).kind() != TokenKind.NAME || !(src.tok(j + 1).is("of") || src.tok(j + 1).is("in"))) {
       return;
     }
     String name = src.tok(j).text();
@@ -124,8 +124,8 @@ final class ScriptBindings {
   private void blockParameters(int bar) {
     int end = bar + 1;
     List<String> names = new ArrayList<>();
-    while (end < src.size() && !src.tok(end).is("|") && src.tok(end).kind() != T.NEWLINE) {
-      if (src.tok(end).kind() == T.NAME) {
+    while (end < src.size() && !src.tok(end).is("|") && src.tok(end).kind() != TokenKind.NEWLINE) {
+      if (src.tok(end).kind() == TokenKind.NAME) {
         names.add(src.tok(end).text());
       }
       end++;
@@ -152,14 +152,14 @@ final class ScriptBindings {
   private void arrowParameters(int arrow) {
     int p = arrow - 1;
     String name;
-    if (p >= 0 && src.tok(p).kind() == T.NAME) {
+    if (p >= 0 && src.tok(p).kind() == TokenKind.NAME) {
       name = src.tok(p).text();
     } else if (p >= 0 && src.tok(p).is(")")) {
       int o = p;
       while (o > 0 && !src.tok(o).is("(")) {
         o--;
       }
-      if (o + 1 >= p || src.tok(o + 1).kind() != T.NAME) {
+      if (o + 1 >= p || src.tok(o + 1).kind() != TokenKind.NAME) {
         return;
       }
       name = src.tok(o + 1).text();
@@ -173,7 +173,7 @@ final class ScriptBindings {
   /** R: {@code lapply(EXPR, function(x) ...)}; JS: {@code EXPR.forEach(function (x) {...})}. */
   private void functionParameters(int fn) {
     int paren = fn + 1;
-    if (paren + 1 >= src.size() || src.tok(paren + 1).kind() != T.NAME) {
+    if (paren + 1 >= src.size() || src.tok(paren + 1).kind() != TokenKind.NAME) {
       return;
     }
     String name = src.tok(paren + 1).text();
@@ -192,7 +192,7 @@ final class ScriptBindings {
       bind(name, new Binding(at, src.receiverStart(dot), dot, true, null));
       return;
     }
-    String callee = callOpen >= 1 && src.tok(callOpen - 1).kind() == T.NAME ? src.canonical(src.dotted(src.nameStart(callOpen - 1))) : "";
+    String callee = callOpen >= 1 && src.tok(callOpen - 1).kind() == TokenKind.NAME ? src.canonical(src.dotted(src.nameStart(callOpen - 1))) : "";
     if (APPLY_FUNCTIONS.contains(callee) || APPLY_FUNCTIONS.contains(src.tok(callOpen - 1).text())) {
       int firstArgEnd = callOpen + 1;
       int d = 0;

@@ -8,7 +8,7 @@ import io.interpreter4j.core.safety.code.ShellText;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -78,7 +78,7 @@ final class ScriptBlock {
 
   private boolean rootedInUncached(int from, Set<Kind> kinds, int level) {
     Tok t = src.tok(from);
-    if (t.kind() != T.NAME) {
+    if (t.kind() != TokenKind.NAME) {
       return false;
     }
     String name = src.canonical(src.dotted(from));
@@ -94,7 +94,7 @@ final class ScriptBlock {
     }
     for (int j = b.from(); j < b.to() && j < src.size(); j++) {
       Tok x = src.tok(j);
-      if (x.kind() == T.NAME && (j == b.from() || !src.isSeparator(src.tok(j - 1)))) {
+      if (x.kind() == TokenKind.NAME && (j == b.from() || !src.isSeparator(src.tok(j - 1)))) {
         if (x.is("new") || x.is("await")) {
           continue;
         }
@@ -117,7 +117,7 @@ final class ScriptBlock {
   private boolean fetchesUncached(int from, int to, int level) {
     for (int j = from; j < to && j < src.size(); j++) {
       Tok x = src.tok(j);
-      if (x.kind() != T.NAME || j > from && src.isSeparator(src.tok(j - 1))) {
+      if (x.kind() != TokenKind.NAME || j > from && src.isSeparator(src.tok(j - 1))) {
         continue;
       }
       Api a = src.api(src.canonical(src.dotted(j)));

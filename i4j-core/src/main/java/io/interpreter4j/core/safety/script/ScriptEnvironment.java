@@ -5,7 +5,7 @@ import io.interpreter4j.core.safety.rules.SecretNames;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import java.util.Set;
 
@@ -34,7 +34,7 @@ final class ScriptEnvironment {
     Tok next = after < src.size() ? src.tok(after) : null;
     String whole = dialect == Dialect.JAVASCRIPT ? "process.env" : dialect == Dialect.RUBY ? "ENV" : null;
     if (whole != null && name.equals(whole)) {
-      if (next != null && next.is("[") && after + 1 < src.size() && src.tok(after + 1).kind() == T.STRING) {
+      if (next != null && next.is("[") && after + 1 < src.size() && src.tok(after + 1).kind() == TokenKind.STRING) {
         secretName(src.tok(after + 1).text());
       } else if (isWholeValue(k, next)) {
         findings.environmentRead();
@@ -46,7 +46,7 @@ final class ScriptEnvironment {
       if (ENV_DUMPS.contains(member)) {
         findings.environmentRead();
       } else if (member.equals("fetch") && next != null && next.is("(") && after + 1 < src.size()
-          && src.tok(after + 1).kind() == T.STRING) {
+          && src.tok(after + 1).kind() == TokenKind.STRING) {
         secretName(src.tok(after + 1).text());
       } else {
         secretName(member);
@@ -60,7 +60,7 @@ final class ScriptEnvironment {
         && next.is("(") && after + 1 < src.size()) {
       if (src.tok(after + 1).is(")")) {
         findings.environmentRead();
-      } else if (src.tok(after + 1).kind() == T.STRING) {
+      } else if (src.tok(after + 1).kind() == TokenKind.STRING) {
         secretName(src.tok(after + 1).text());
       }
     }
@@ -76,7 +76,7 @@ final class ScriptEnvironment {
     }
     int o = src.open(k);
     while (o >= 0) {
-      if (src.tok(o).is("(") && o > 0 && src.tok(o - 1).kind() == T.NAME) {
+      if (src.tok(o).is("(") && o > 0 && src.tok(o - 1).kind() == TokenKind.NAME) {
         Api a = src.api(src.canonical(src.dotted(src.nameStart(o - 1))));
         if (a != null && (a.kind() == Kind.ARGV || a.kind() == Kind.SHELL || a.kind() == Kind.SPAWN)) {
           return false;

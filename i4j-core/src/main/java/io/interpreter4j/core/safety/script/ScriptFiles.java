@@ -4,7 +4,7 @@ import io.interpreter4j.core.safety.code.EvalDepth;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -180,7 +180,7 @@ final class ScriptFiles extends ScriptCallRules {
       if (t.is("Pathname")) {
         return true;
       }
-      if (t.kind() == T.NAME && (j == from || !src.isSeparator(src.tok(j - 1)))) {
+      if (t.kind() == TokenKind.NAME && (j == from || !src.isSeparator(src.tok(j - 1)))) {
         Binding b = src.bindingBefore(t.text(), j);
         if (b != null && b.from() < from && mentionsPathname(b.from(), b.to(), level + 1)) {
           return true;

@@ -1,6 +1,7 @@
 package io.interpreter4j.core.safety.script;
 
 import io.interpreter4j.core.safety.code.CodeToken;
+import io.interpreter4j.core.safety.code.TokenKind;
 
 import java.util.List;
 
@@ -15,8 +16,6 @@ public final class ScriptLexer extends ScriptLiterals {
   /** Which language's spelling to read. */
   public enum Dialect { JAVASCRIPT, RUBY, R }
 
-  enum T { NAME, STRING, SHELL, NUMBER, OP, NEWLINE }
-
   /**
    * A piece of a string literal: literal text, or the source of an interpolated expression.
    *
@@ -30,21 +29,11 @@ public final class ScriptLexer extends ScriptLiterals {
    *
    * @param pieces for STRING and SHELL tokens, the literal and interpolated pieces; empty otherwise
    */
-  record Tok(T kind, String text, List<Piece> pieces, int line) implements CodeToken {
-
-    @Override
-    public boolean is(String s) {
-      return (kind == T.OP || kind == T.NAME) && text.equals(s);
-    }
-
-    @Override
-    public boolean isName() {
-      return kind == T.NAME;
-    }
+  record Tok(TokenKind kind, String text, List<Piece> pieces, int line) implements CodeToken {
 
     /** The literal's text when it holds no interpolation, else null. */
     String literal() {
-      if (kind != T.STRING && kind != T.SHELL) {
+      if (kind != TokenKind.STRING && kind != TokenKind.SHELL) {
         return null;
       }
       for (Piece p : pieces) {
@@ -63,7 +52,7 @@ public final class ScriptLexer extends ScriptLiterals {
   static List<Tok> lex(String src, Dialect dialect) {
     ScriptLexer l = new ScriptLexer(src, dialect);
     l.run();
-    l.out.add(new Tok(T.NEWLINE, "\n", List.of(), l.line));
+    l.out.add(new Tok(TokenKind.NEWLINE, "\n", List.of(), l.line));
     return l.out;
   }
 
@@ -81,9 +70,9 @@ public final class ScriptLexer extends ScriptLiterals {
       } else if (isComment(c)) {
         skipComment();
       } else if (c == '"' || c == '\'') {
-        string(c, dialect != Dialect.R || c == '"' ? interpolating(c) : false, T.STRING);
+        string(c, dialect != Dialect.R || c == '"' ? interpolating(c) : false, TokenKind.STRING);
       } else if (c == '`') {
-        string('`', true, dialect == Dialect.RUBY ? T.SHELL : dialect == Dialect.R ? T.NAME : T.STRING);
+        string('`', true, dialect == Dialect.RUBY ? TokenKind.SHELL : dialect == Dialect.R ? TokenKind.NAME : TokenKind.STRING);
       } else if (dialect == Dialect.RUBY && c == '%' && i + 2 < n && percentLiteral()) {
         // %x(...), %w[...], %q{...}: handled in percentLiteral
       } else if (dialect == Dialect.RUBY && c == '<' && src.startsWith("<<", i) && heredoc()) {
@@ -100,7 +89,7 @@ public final class ScriptLexer extends ScriptLiterals {
         while (i < n && (Character.isLetterOrDigit(src.charAt(i)) || src.charAt(i) == '_' || src.charAt(i) == '.')) {
           i++;
         }
-        add(T.NUMBER, src.substring(start, i), List.of());
+        add(TokenKind.NUMBER, src.substring(start, i), List.of());
       } else if (c == '/' && dialect != Dialect.R && regexAllowed()) {
         skipRegex();
       } else {
@@ -152,7 +141,7 @@ public final class ScriptLexer extends ScriptLiterals {
         break;
       }
     }
-    add(T.NAME, src.substring(start, i), List.of());
+    add(TokenKind.NAME, src.substring(start, i), List.of());
   }
 
   /** A '/' where an operand is expected starts a regular expression literal, not a division. */
@@ -164,13 +153,13 @@ public final class ScriptLexer extends ScriptLiterals {
       return true;
     }
     Tok last = out.get(out.size() - 1);
-    if (last.kind() == T.NEWLINE) {
+    if (last.kind() == TokenKind.NEWLINE) {
       return true;
     }
-    if (last.kind() == T.OP) {
+    if (last.kind() == TokenKind.OP) {
       return !(last.is(")") || last.is("]") || last.is("}"));
     }
-    return last.kind() == T.NAME && (last.is("return") || last.is("typeof") || last.is("when") || last.is("if")
+    return last.kind() == TokenKind.NAME && (last.is("return") || last.is("typeof") || last.is("when") || last.is("if")
         || last.is("unless") || last.is("and") || last.is("or") || last.is("not"));
   }
 
@@ -199,7 +188,7 @@ public final class ScriptLexer extends ScriptLiterals {
       }
       i++;
     }
-    add(T.NAME, "__regex__", List.of());
+    add(TokenKind.NAME, "__regex__", List.of());
   }
 
   private void operator(char c) {
@@ -211,18 +200,18 @@ public final class ScriptLexer extends ScriptLiterals {
       close();
     }
     if (c == ';' && statementsEnd()) {
-      add(T.NEWLINE, ";", List.of());
+      add(TokenKind.NEWLINE, ";", List.of());
       i++;
       return;
     }
     for (String op : OPERATORS) {
       if (src.startsWith(op, i)) {
-        add(T.OP, op, List.of());
+        add(TokenKind.OP, op, List.of());
         i += op.length();
         return;
       }
     }
-    add(T.OP, String.valueOf(c), List.of());
+    add(TokenKind.OP, String.valueOf(c), List.of());
     i++;
   }
 
@@ -235,10 +224,10 @@ public final class ScriptLexer extends ScriptLiterals {
       return false;
     }
     Tok last = out.get(out.size() - 1);
-    if (last.kind() == T.NAME) {
+    if (last.kind() == TokenKind.NAME) {
       return dialect == Dialect.JAVASCRIPT && (last.is("return") || last.is("await") || last.is("yield"));
     }
-    return last.kind() == T.OP && (last.is("(") || last.is(",") || last.is("=") || last.is("[") || last.is(":")
+    return last.kind() == TokenKind.OP && (last.is("(") || last.is(",") || last.is("=") || last.is("[") || last.is(":")
         || last.is("=>") && dialect == Dialect.RUBY || last.is("?") || last.is("||") || last.is("??") || last.is("&&")
         || last.is("||="));
   }

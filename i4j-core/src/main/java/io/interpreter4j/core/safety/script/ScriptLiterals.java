@@ -2,7 +2,7 @@ package io.interpreter4j.core.safety.script;
 
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
 import io.interpreter4j.core.safety.script.ScriptLexer.Piece;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.shell.ShellLexer;
 import java.util.ArrayList;
@@ -44,13 +44,13 @@ abstract class ScriptLiterals {
   }
 
   void newline() {
-    if (statementsEnd() && !out.isEmpty() && out.get(out.size() - 1).kind() != T.NEWLINE) {
-      add(T.NEWLINE, "\n", List.of());
+    if (statementsEnd() && !out.isEmpty() && out.get(out.size() - 1).kind() != TokenKind.NEWLINE) {
+      add(TokenKind.NEWLINE, "\n", List.of());
     }
     line++;
   }
 
-  void add(T kind, String text, List<Piece> pieces) {
+  void add(TokenKind kind, String text, List<Piece> pieces) {
     out.add(new Tok(kind, text, pieces, line));
   }
 
@@ -67,7 +67,7 @@ abstract class ScriptLiterals {
   }
 
   /** Reads a quoted literal at i; {@code interp} turns on ${...} (JS templates) or #{...} (Ruby). */
-  void string(char quote, boolean interp, T kind) {
+  void string(char quote, boolean interp, TokenKind kind) {
     int startLine = line;
     i++;
     List<Piece> pieces = new ArrayList<>();
@@ -147,7 +147,7 @@ abstract class ScriptLiterals {
       default -> 0;
     };
     if (close == 0 || "xwWiIqQ".indexOf(type) < 0 || (i > 0 && Character.isLetterOrDigit(src.charAt(i - 1)))
-        || (out.size() > 0 && (out.get(out.size() - 1).kind() == T.NAME && !commandArgument()
+        || (out.size() > 0 && (out.get(out.size() - 1).kind() == TokenKind.NAME && !commandArgument()
         || out.get(out.size() - 1).is(")")))) {
       return false;
     }
@@ -158,23 +158,23 @@ abstract class ScriptLiterals {
     countLines(start, end);
     i = Math.min(n, end + 1);
     if (type == 'x') {
-      out.add(new Tok(T.SHELL, body, rubyInterpolation(body), line));
+      out.add(new Tok(TokenKind.SHELL, body, rubyInterpolation(body), line));
     } else if (type == 'w' || type == 'W' || type == 'i' || type == 'I') {
-      add(T.OP, "[", List.of());
+      add(TokenKind.OP, "[", List.of());
       boolean first = true;
       for (String w : body.strip().split("\\s+")) {
         if (w.isEmpty()) {
           continue;
         }
         if (!first) {
-          add(T.OP, ",", List.of());
+          add(TokenKind.OP, ",", List.of());
         }
-        add(T.STRING, w, List.of(new Piece(w, false)));
+        add(TokenKind.STRING, w, List.of(new Piece(w, false)));
         first = false;
       }
-      add(T.OP, "]", List.of());
+      add(TokenKind.OP, "]", List.of());
     } else {
-      out.add(new Tok(T.STRING, body, type == 'Q' ? rubyInterpolation(body) : List.of(new Piece(body, false)), line));
+      out.add(new Tok(TokenKind.STRING, body, type == 'Q' ? rubyInterpolation(body) : List.of(new Piece(body, false)), line));
     }
     return true;
   }
@@ -252,12 +252,12 @@ abstract class ScriptLiterals {
       p = eol < 0 ? n : eol + 1;
     }
     String text = body.toString();
-    out.add(new Tok(T.STRING, text, q == '\'' ? List.of(new Piece(text, false)) : rubyInterpolation(text), line));
+    out.add(new Tok(TokenKind.STRING, text, q == '\'' ? List.of(new Piece(text, false)) : rubyInterpolation(text), line));
     // the rest of the opening line is read normally; the body is skipped when the lexer reaches it
     String rest = src.substring(k, bodyStart);
     List<Tok> restToks = ScriptLexer.lex(rest, dialect);
     for (Tok t : restToks) {
-      if (t.kind() != T.NEWLINE) {
+      if (t.kind() != TokenKind.NEWLINE) {
         out.add(t);
         if (t.is("(") || t.is("[") || t.is("{")) {
           open(t.text().charAt(0));
@@ -282,7 +282,7 @@ abstract class ScriptLiterals {
     stop = stop < 0 ? n : stop;
     String body = src.substring(start, stop);
     countLines(start, stop);
-    add(T.STRING, body, List.of(new Piece(body, false)));
+    add(TokenKind.STRING, body, List.of(new Piece(body, false)));
     i = Math.min(n, stop + 2);
   }
 }

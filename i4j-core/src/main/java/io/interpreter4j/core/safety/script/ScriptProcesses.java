@@ -7,7 +7,7 @@ import io.interpreter4j.core.safety.code.ShellText;
 import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
 import java.util.ArrayList;
@@ -165,7 +165,7 @@ final class ScriptProcesses extends ScriptCallRules {
       findings.add(Flag.high("kill-all", "kills every process you own (" + how + "(-1))"));
       return;
     }
-    if (arg[1] - arg[0] == 1 && src.tok(arg[0]).kind() == T.NUMBER) {
+    if (arg[1] - arg[0] == 1 && src.tok(arg[0]).kind() == TokenKind.NUMBER) {
       if (src.tok(arg[0]).text().equals("1")) {
         findings.add(Flag.high("kill-all", "signals init, process 1 (" + how + "(1))"));
       }
@@ -173,12 +173,12 @@ final class ScriptProcesses extends ScriptCallRules {
     }
     for (int j = arg[0]; j < arg[1]; j++) {
       Tok t = src.tok(j);
-      if (t.kind() == T.NAME && OWN_PIDS.contains(src.canonical(src.dotted(j)))) {
+      if (t.kind() == TokenKind.NAME && OWN_PIDS.contains(src.canonical(src.dotted(j)))) {
         return;
       }
     }
     int root = arg[0];
-    while (root < arg[1] && src.tok(root).kind() != T.NAME) {
+    while (root < arg[1] && src.tok(root).kind() != TokenKind.NAME) {
       root++;
     }
     if (root < arg[1] && (src.tok(root).is("Number") || src.tok(root).is("parseInt") || src.tok(root).is("Integer")

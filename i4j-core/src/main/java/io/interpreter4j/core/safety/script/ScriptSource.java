@@ -5,7 +5,7 @@ import io.interpreter4j.core.safety.code.ExprName;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -150,7 +150,7 @@ final class ScriptSource {
           return j;
         }
         d--;
-      } else if (d == 0 && (t.kind() == T.NEWLINE || t.is(",") && dialect == Dialect.JAVASCRIPT)) {
+      } else if (d == 0 && (t.kind() == TokenKind.NEWLINE || t.is(",") && dialect == Dialect.JAVASCRIPT)) {
         return j;
       } else if (d == 0 && dialect == Dialect.RUBY && (t.is("do") || t.is("if") || t.is("unless") || t.is("rescue")
           || t.is("or") || t.is("and"))) {
@@ -171,12 +171,12 @@ final class ScriptSource {
 
   /** The dotted name starting at k that ends before {@code limit}. */
   String dotted(int k, int limit) {
-    if (k >= limit || toks.get(k).kind() != T.NAME) {
+    if (k >= limit || toks.get(k).kind() != TokenKind.NAME) {
       return "";
     }
     StringBuilder sb = new StringBuilder(toks.get(k).text());
     int j = k + 1;
-    while (j + 1 < limit && isSeparator(toks.get(j)) && toks.get(j + 1).kind() == T.NAME) {
+    while (j + 1 < limit && isSeparator(toks.get(j)) && toks.get(j + 1).kind() == TokenKind.NAME) {
       sb.append(toks.get(j).is("::") && dialect == Dialect.RUBY ? "::" : ".").append(toks.get(j + 1).text());
       j += 2;
     }
@@ -190,7 +190,7 @@ final class ScriptSource {
 
   int dottedEnd(int k, int limit) {
     int j = k + 1;
-    while (j + 1 < limit && isSeparator(toks.get(j)) && toks.get(j + 1).kind() == T.NAME) {
+    while (j + 1 < limit && isSeparator(toks.get(j)) && toks.get(j + 1).kind() == TokenKind.NAME) {
       j += 2;
     }
     return j;
@@ -226,7 +226,7 @@ final class ScriptSource {
   /** The first token of a dotted name ending at k. */
   int nameStart(int k) {
     int j = k;
-    while (j >= 2 && isSeparator(toks.get(j - 1)) && toks.get(j - 2).kind() == T.NAME) {
+    while (j >= 2 && isSeparator(toks.get(j - 1)) && toks.get(j - 2).kind() == TokenKind.NAME) {
       j -= 2;
     }
     return j;
@@ -235,17 +235,17 @@ final class ScriptSource {
   /** "each" for the tokens {@code ... .each} before position {@code before} (a block opener or a paren). */
   String methodBefore(int before) {
     int m = before - 1;
-    if (m >= 1 && toks.get(m).kind() == T.NAME && isSeparator(toks.get(m - 1))) {
+    if (m >= 1 && toks.get(m).kind() == TokenKind.NAME && isSeparator(toks.get(m - 1))) {
       return toks.get(m).text();
     }
     if (m >= 0 && toks.get(m).is(")")) {
       int o = matchingBack(m);
-      if (o >= 2 && toks.get(o - 1).kind() == T.NAME && isSeparator(toks.get(o - 2))) {
+      if (o >= 2 && toks.get(o - 1).kind() == TokenKind.NAME && isSeparator(toks.get(o - 2))) {
         return toks.get(o - 1).text();
       }
-      return o >= 1 && toks.get(o - 1).kind() == T.NAME ? toks.get(o - 1).text() : null;
+      return o >= 1 && toks.get(o - 1).kind() == TokenKind.NAME ? toks.get(o - 1).text() : null;
     }
-    return m >= 0 && toks.get(m).kind() == T.NAME ? toks.get(m).text() : null;
+    return m >= 0 && toks.get(m).kind() == TokenKind.NAME ? toks.get(m).text() : null;
   }
 
   int dotBefore(int before) {
@@ -267,13 +267,13 @@ final class ScriptSource {
       Tok t = toks.get(j);
       if (t.is(")") || t.is("]")) {
         j = matchingBack(j);
-        if (j > 0 && (toks.get(j - 1).kind() == T.NAME || toks.get(j - 1).is(")") || toks.get(j - 1).is("]"))) {
+        if (j > 0 && (toks.get(j - 1).kind() == TokenKind.NAME || toks.get(j - 1).is(")") || toks.get(j - 1).is("]"))) {
           j--;
           continue;
         }
         return j;
       }
-      if (t.kind() != T.NAME && t.kind() != T.STRING) {
+      if (t.kind() != TokenKind.NAME && t.kind() != TokenKind.STRING) {
         return j + 1;
       }
       if (j > 0 && isSeparator(toks.get(j - 1))) {
@@ -306,7 +306,7 @@ final class ScriptSource {
       int start = piece[0];
       int j = piece[1];
       Tok first = toks.get(start);
-      boolean keyword = j - start >= 2 && (first.kind() == T.NAME || first.kind() == T.STRING)
+      boolean keyword = j - start >= 2 && (first.kind() == TokenKind.NAME || first.kind() == TokenKind.STRING)
           && (toks.get(start + 1).is("=") || toks.get(start + 1).is(":") || toks.get(start + 1).is("=>"));
       if (keyword) {
         keywords.put(first.text(), new int[] {start + 2, j});

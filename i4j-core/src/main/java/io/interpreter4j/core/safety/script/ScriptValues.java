@@ -8,7 +8,7 @@ import io.interpreter4j.core.safety.code.EvalDepth;
 import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
 import io.interpreter4j.core.safety.script.ScriptLexer.Piece;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -68,7 +68,7 @@ final class ScriptValues {
   /** A mode argument as written: 0o666, 0777, "0777", 438. */
   String modeText(int[] a) {
     Tok t = src.tok(a[0]);
-    if (t.kind() == T.NUMBER) {
+    if (t.kind() == TokenKind.NUMBER) {
       String n = t.text();
       return dialect == Dialect.RUBY && n.startsWith("0") && !n.startsWith("0o") && n.length() > 1 ? "0o" + n.substring(1) : n;
     }
@@ -89,7 +89,7 @@ final class ScriptValues {
       }
       return out;
     }
-    if (to - from == 1 && first.kind() == T.NAME) {
+    if (to - from == 1 && first.kind() == TokenKind.NAME) {
       Binding b = src.bindingBefore(first.text(), from);
       if (b != null && !b.element() && b.member() == null) {
         return depth.deeper(() -> evalList(b.from(), b.to()));
@@ -104,10 +104,7 @@ final class ScriptValues {
    * helpers of each language, the environment, temporary folders and names bound earlier.
    */
   List<Part> eval(int from, int to) {
-    if (from >= to || depth.exceeded()) {
-      return null;
-    }
-    return depth.deeper(() -> value(from, to));
+    return depth.deeperIn(from, to, this::value);
   }
 
   /** {@link #eval} one level deeper: a default, a conditional, or a sum of terms. */
@@ -175,18 +172,18 @@ final class ScriptValues {
     }
     List<Part> value;
     int j;
-    if (first.kind() == T.STRING) {
+    if (first.kind() == TokenKind.STRING) {
       value = new ArrayList<>(stringParts(first, from));
       j = from + 1;
-    } else if (first.kind() == T.NUMBER) {
+    } else if (first.kind() == TokenKind.NUMBER) {
       value = new ArrayList<>(List.of(text(first.text())));
       j = from + 1;
     } else if (first.is("(")) {
       int close = src.matching(from);
       value = eval(from + 1, close);
       j = close + 1;
-    } else if (first.is("require") && from + 5 < to && src.tok(from + 1).is("(") && src.tok(from + 2).kind() == T.STRING
-        && src.tok(from + 3).is(")") && src.isSeparator(src.tok(from + 4)) && src.tok(from + 5).kind() == T.NAME) {
+    } else if (first.is("require") && from + 5 < to && src.tok(from + 1).is("(") && src.tok(from + 2).kind() == TokenKind.STRING
+        && src.tok(from + 3).is(")") && src.isSeparator(src.tok(from + 4)) && src.tok(from + 5).kind() == TokenKind.NAME) {
       // require('os').homedir(): the module's function, as if imported under its own name
       String name = ScriptSource.module(src.tok(from + 2).text()) + "." + src.dotted(from + 5, to);
       j = src.dottedEnd(from + 5, to);
@@ -197,7 +194,7 @@ final class ScriptValues {
       } else {
         value = nameValue(src.canonical(name), name, from);
       }
-    } else if (first.kind() == T.NAME) {
+    } else if (first.kind() == TokenKind.NAME) {
       String dotted = src.dotted(from, to);
       String name = src.canonical(dotted);
       j = src.dottedEnd(from, to);
@@ -217,7 +214,7 @@ final class ScriptValues {
     }
     while (value != null && j < to) {
       Tok t = src.tok(j);
-      if (src.isSeparator(t) && j + 1 < to && src.tok(j + 1).kind() == T.NAME) {
+      if (src.isSeparator(t) && j + 1 < to && src.tok(j + 1).kind() == TokenKind.NAME) {
         String m = src.tok(j + 1).text();
         boolean isCall = j + 2 < to && src.tok(j + 2).is("(");
         int close = isCall ? src.matching(j + 2) : j + 1;
@@ -321,7 +318,7 @@ final class ScriptValues {
     if (range == null) {
       return null;
     }
-    if (range[1] - range[0] == 1 && src.tok(range[0]).kind() == T.NAME) {
+    if (range[1] - range[0] == 1 && src.tok(range[0]).kind() == TokenKind.NAME) {
       String name = src.tok(range[0]).text();
       return nameValue(src.canonical(name), name, at);
     }
