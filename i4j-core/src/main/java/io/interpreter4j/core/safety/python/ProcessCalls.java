@@ -7,9 +7,9 @@ import static io.interpreter4j.core.safety.python.PythonApis.SHELL_VARARGS;
 
 import io.interpreter4j.core.safety.analysis.Flag;
 import io.interpreter4j.core.safety.code.ShellText;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.python.PythonApis.Origin;
-import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.python.PythonSource.Assignment;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;

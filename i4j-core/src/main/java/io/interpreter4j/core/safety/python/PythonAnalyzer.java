@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Finds dangerous calls in a python block (and IPython {@code !cmd} / {@code %pip} lines): shell-outs with a
@@ -25,6 +26,8 @@ import java.util.Map;
  * {@link ProcessCalls}, {@link FileCalls}, {@link RemoteCalls}, {@link CodeCalls}.
  */
 public final class PythonAnalyzer {
+
+  private static final Set<String> ENVIRONMENT_GETS = Set.of("os.getenv", "os.environ.get", "os.environ.setdefault");
 
   private final PathJudge judge;
   private final Findings findings;
@@ -133,13 +136,13 @@ public final class PythonAnalyzer {
     }
   }
 
+  /** Hands a judged call to the family it belongs to (each name belongs to one); the getenv kin read a variable. */
   private void call(String name, int from, int to) {
     Map<String, int[]> kw = new HashMap<>();
     List<int[]> args = src.arguments(from, to, kw);
-    if (!processes.call(name, args, kw) && !files.call(name, args, kw) && !remote.call(name, args, kw)
-        && !code.call(name, args, kw, from, to)
-        && (name.equals("os.getenv") || name.equals("os.environ.get") || name.equals("os.environ.setdefault"))
-        && !args.isEmpty()) {
+    boolean judged = processes.call(name, args, kw) || files.call(name, args, kw) || remote.call(name, args, kw)
+        || code.call(name, args, kw, from, to);
+    if (!judged && ENVIRONMENT_GETS.contains(name) && !args.isEmpty()) {
       secretName(args.get(0));
     }
   }
@@ -153,6 +156,7 @@ public final class PythonAnalyzer {
     Map<String, int[]> kw = new HashMap<>();
     List<int[]> args = src.arguments(from, to, kw);
     remote.destructiveMethod(name, receiverFrom, kw);
+    // each method name belongs to one family at most
     if (!files.method(name, receiverFrom, dot, args, kw) && !processes.method(name, receiverFrom, dot, args)) {
       remote.method(name, receiverFrom, args);
     }
@@ -172,6 +176,7 @@ public final class PythonAnalyzer {
     return src.tok(paren + 1).text();
   }
 
+  /** {@code os.environ} at token k: a secret-named key is noted; the whole mapping handed on or iterated is a dump. */
   private void environment(int k, int after) {
     Tok next = after < src.size() ? src.tok(after) : null;
     boolean passedOn = next == null || next.is(")") || next.is(",") || next.is("]") || next.is("}")

@@ -4,8 +4,8 @@ import static io.interpreter4j.core.safety.code.ValueParts.text;
 
 import io.interpreter4j.core.safety.analysis.PathJudge;
 import io.interpreter4j.core.safety.code.EvalDepth;
-import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.code.TokenKind;
+import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.python.PythonLexer.Tok;
 import io.interpreter4j.core.safety.python.PythonSource.Assignment;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;

@@ -1,7 +1,7 @@
 package io.interpreter4j.core.safety.script;
 
-import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
 import io.interpreter4j.core.safety.code.TokenKind;
+import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import io.interpreter4j.core.safety.analysis.ShellEffects;
 import io.interpreter4j.core.safety.code.EvalDepth;
 import io.interpreter4j.core.safety.code.Memo;
 import io.interpreter4j.core.safety.code.ShellText;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -49,6 +49,7 @@ final class ScriptBlock {
     this.script = script;
   }
 
+  /** The argument an API acts on: its keyword when given, else its position; null when the call has neither. */
   static int[] argument(List<int[]> args, Map<String, int[]> kw, Api api) {
     if (api.keyword() != null && kw.containsKey(api.keyword())) {
       return kw.get(api.keyword());

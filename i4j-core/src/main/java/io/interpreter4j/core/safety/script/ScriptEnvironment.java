@@ -1,11 +1,11 @@
 package io.interpreter4j.core.safety.script;
 
 import io.interpreter4j.core.safety.analysis.Findings;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.rules.SecretNames;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import java.util.Set;
 

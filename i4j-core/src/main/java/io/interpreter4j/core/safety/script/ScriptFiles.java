@@ -1,10 +1,10 @@
 package io.interpreter4j.core.safety.script;
 
 import io.interpreter4j.core.safety.code.EvalDepth;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;

@@ -2,7 +2,6 @@ package io.interpreter4j.core.safety.script;
 
 import io.interpreter4j.core.safety.code.CodeToken;
 import io.interpreter4j.core.safety.code.TokenKind;
-
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.interpreter4j.core.safety.script;
 
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
 import io.interpreter4j.core.safety.script.ScriptLexer.Piece;
-import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.shell.ShellLexer;
 import java.util.ArrayList;

@@ -4,10 +4,10 @@ import static io.interpreter4j.core.safety.code.ValueParts.text;
 
 import io.interpreter4j.core.safety.analysis.Flag;
 import io.interpreter4j.core.safety.code.ShellText;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
-import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package io.interpreter4j.core.safety.script;
 
 import io.interpreter4j.core.safety.code.Brackets;
 import io.interpreter4j.core.safety.code.ExprName;
+import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptApis.Api;
 import io.interpreter4j.core.safety.script.ScriptApis.Kind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
-import io.interpreter4j.core.safety.code.TokenKind;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import java.util.ArrayList;
 import java.util.Arrays;
