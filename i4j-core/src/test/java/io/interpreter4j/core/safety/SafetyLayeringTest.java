@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The danger analysis's packages import one way, down (docs/safety.md, "Layout"): {@code shell} needs none of the
- * others, {@code analysis} only {@code shell}, the text {@code rules} those two, each language's analyzer those three
- * and never another language's, and only the top package ({@code DangerAnalyzer}, the policy) sees them all. Read from
+ * others, {@code analysis} only {@code shell}, the text {@code rules} those two, the token and value helpers python
+ * and the scripts share ({@code code}) those two as well, each language's analyzer those four and never another
+ * language's, and only the top package ({@code DangerAnalyzer}, the policy) sees them all. Read from
  * the main sources: every {@code import} and every fully qualified name of a safety class.
  */
 class SafetyLayeringTest {
@@ -32,10 +33,11 @@ class SafetyLayeringTest {
       "shell", Set.of(),
       "analysis", Set.of("shell"),
       "rules", Set.of("analysis", "shell"),
+      "code", Set.of("analysis", "shell"),
       "bash", Set.of("analysis", "shell", "rules"),
-      "python", Set.of("analysis", "shell", "rules"),
-      "script", Set.of("analysis", "shell", "rules"),
-      "", Set.of("analysis", "shell", "rules", "bash", "python", "script"));
+      "python", Set.of("analysis", "shell", "rules", "code"),
+      "script", Set.of("analysis", "shell", "rules", "code"),
+      "", Set.of("analysis", "shell", "rules", "code", "bash", "python", "script"));
 
   /** A safety class named in code: its sub-package ("" for the top package) and class. */
   private static final Pattern REFERENCE =
@@ -61,7 +63,7 @@ class SafetyLayeringTest {
   void namesTheFileAndTheImportThatBreaksARule() {
     String python = "package " + ROOT + ".python;\n\nimport " + ROOT + ".bash.BashAnalyzer;\nimport " + ROOT
         + ".analysis.Flag;\n\nfinal class X {}\n";
-    assertEquals(List.of("python/X.java: import " + ROOT + ".bash.BashAnalyzer (python may use analysis, rules, shell)"),
+    assertEquals(List.of("python/X.java: import " + ROOT + ".bash.BashAnalyzer (python may use analysis, code, rules, shell)"),
         violations("python", "python/X.java", python));
 
     String shell = "package " + ROOT + ".shell;\n\nfinal class Y {\n  // " + ROOT + ".DangerAnalyzer in a comment is fine\n"

@@ -1,13 +1,14 @@
 package io.interpreter4j.core.safety.script;
 
+import static io.interpreter4j.core.safety.code.ValueParts.text;
+
 import io.interpreter4j.core.safety.analysis.Findings;
 import io.interpreter4j.core.safety.analysis.PathJudge;
-import io.interpreter4j.core.safety.rules.SecretNames;
-import io.interpreter4j.core.safety.script.ScriptApis.Api;
-import io.interpreter4j.core.safety.script.ScriptApis.Kind;
+import io.interpreter4j.core.safety.code.EvalDepth;
+import io.interpreter4j.core.safety.code.TokenKind;
+import io.interpreter4j.core.safety.code.ValueParts;
 import io.interpreter4j.core.safety.script.ScriptLexer.Dialect;
 import io.interpreter4j.core.safety.script.ScriptLexer.Piece;
-import io.interpreter4j.core.safety.script.ScriptLexer.T;
 import io.interpreter4j.core.safety.script.ScriptLexer.Tok;
 import io.interpreter4j.core.safety.script.ScriptSource.Binding;
 import io.interpreter4j.core.safety.shell.ShellLexer.Part;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -28,7 +28,6 @@ import java.util.Set;
  */
 final class ScriptValues {
 
-  static final int MAX_EVAL_DEPTH = 12;
   private static final Set<String> IDENTITY_METHODS = Set.of(
       "trim", "toString", "to_s", "strip", "chomp", "to_str", "normalize", "valueOf", "expand_path", "realpath",
       "to_path", "cleanpath");
@@ -36,16 +35,16 @@ final class ScriptValues {
   private final ScriptSource src;
   private final Dialect dialect;
   private final PathJudge judge;
-  private final Findings findings;
   private Path cwd;
-  private int evalDepth;
+  private final ScriptLibraryValues library;
+  private final EvalDepth depth = new EvalDepth();
 
   ScriptValues(ScriptSource src, PathJudge judge, Findings findings, Path cwd) {
     this.src = src;
     this.dialect = src.dialect;
     this.judge = judge;
-    this.findings = findings;
     this.cwd = cwd;
+    this.library = new ScriptLibraryValues(src, this, judge, findings);
   }
 
   /** The block changed folder ({@code process.chdir}, {@code Dir.chdir}, {@code setwd}): relative paths follow. */
@@ -69,7 +68,7 @@ final class ScriptValues {
   /** A mode argument as written: 0o666, 0777, "0777", 438. */
   String modeText(int[] a) {
     Tok t = src.tok(a[0]);
-    if (t.kind() == T.NUMBER) {
+    if (t.kind() == TokenKind.NUMBER) {
       String n = t.text();
       return dialect == Dialect.RUBY && n.startsWith("0") && !n.startsWith("0o") && n.length() > 1 ? "0o" + n.substring(1) : n;
     }
@@ -78,7 +77,7 @@ final class ScriptValues {
 
   /** A list value: {@code [a, b]}, {@code c(a, b)}, a name bound to one; null when the expression is not a list. */
   List<List<Part>> evalList(int from, int to) {
-    if (from >= to || evalDepth > MAX_EVAL_DEPTH) {
+    if (from >= to || depth.exceeded()) {
       return null;
     }
     Tok first = src.tok(from);
@@ -90,15 +89,10 @@ final class ScriptValues {
       }
       return out;
     }
-    if (to - from == 1 && first.kind() == T.NAME) {
+    if (to - from == 1 && first.kind() == TokenKind.NAME) {
       Binding b = src.bindingBefore(first.text(), from);
       if (b != null && !b.element() && b.member() == null) {
-        evalDepth++;
-        try {
-          return evalList(b.from(), b.to());
-        } finally {
-          evalDepth--;
-        }
+        return depth.deeper(() -> evalList(b.from(), b.to()));
       }
     }
     return null;
@@ -110,49 +104,46 @@ final class ScriptValues {
    * helpers of each language, the environment, temporary folders and names bound earlier.
    */
   List<Part> eval(int from, int to) {
-    if (from >= to || evalDepth > MAX_EVAL_DEPTH) {
-      return null;
+    return depth.deeperIn(from, to, this::value);
+  }
+
+  /** {@link #eval} one level deeper: a default, a conditional, or a sum of terms. */
+  private List<Part> value(int from, int to) {
+    // a default: the left side when it is known, else the right side (what runs when the variable is unset)
+    int alt = topLevel(from, to, "||", "??", "%||%", "or");
+    if (alt > from) {
+      List<Part> left = eval(from, alt);
+      if (left != null && new Word(left, "").literal() != null) {
+        return left;
+      }
+      List<Part> right = eval(alt + 1, to);
+      return right != null ? right : left;
     }
-    evalDepth++;
-    try {
-      // a default: the left side when it is known, else the right side (what runs when the variable is unset)
-      int alt = topLevel(from, to, "||", "??", "%||%", "or");
-      if (alt > from) {
-        List<Part> left = eval(from, alt);
-        if (left != null && new Word(left, "").literal() != null) {
-          return left;
-        }
-        List<Part> right = eval(alt + 1, to);
-        return right != null ? right : left;
-      }
-      int ternary = topLevel(from, to, "?");
-      if (ternary > from) {
-        int colon = topLevel(ternary + 1, to, ":");
-        return colon > ternary ? eval(colon + 1, to) : null;
-      }
-      List<Part> out = new ArrayList<>();
-      int d = 0;
-      int termStart = from;
-      for (int j = from; j <= to; j++) {
-        Tok t = j < to ? src.tok(j) : null;
-        if (t != null && (t.is("(") || t.is("[") || t.is("{"))) {
-          d++;
-        } else if (t != null && (t.is(")") || t.is("]") || t.is("}"))) {
-          d--;
-        }
-        if (j == to || (d == 0 && (t.is("+") || t.is("<<") && dialect == Dialect.RUBY) && j > termStart)) {
-          List<Part> term = term(termStart, j);
-          if (term == null) {
-            return null;
-          }
-          out.addAll(term);
-          termStart = j + 1;
-        }
-      }
-      return out;
-    } finally {
-      evalDepth--;
+    int ternary = topLevel(from, to, "?");
+    if (ternary > from) {
+      int colon = topLevel(ternary + 1, to, ":");
+      return colon > ternary ? eval(colon + 1, to) : null;
     }
+    List<Part> out = new ArrayList<>();
+    int d = 0;
+    int termStart = from;
+    for (int j = from; j <= to; j++) {
+      Tok t = j < to ? src.tok(j) : null;
+      if (t != null && t.opens()) {
+        d++;
+      } else if (t != null && t.closes()) {
+        d--;
+      }
+      if (j == to || (d == 0 && (t.is("+") || t.is("<<") && dialect == Dialect.RUBY) && j > termStart)) {
+        List<Part> term = term(termStart, j);
+        if (term == null) {
+          return null;
+        }
+        out.addAll(term);
+        termStart = j + 1;
+      }
+    }
+    return out;
   }
 
   private int topLevel(int from, int to, String... ops) {
@@ -181,39 +172,39 @@ final class ScriptValues {
     }
     List<Part> value;
     int j;
-    if (first.kind() == T.STRING) {
+    if (first.kind() == TokenKind.STRING) {
       value = new ArrayList<>(stringParts(first, from));
       j = from + 1;
-    } else if (first.kind() == T.NUMBER) {
+    } else if (first.kind() == TokenKind.NUMBER) {
       value = new ArrayList<>(List.of(text(first.text())));
       j = from + 1;
     } else if (first.is("(")) {
       int close = src.matching(from);
       value = eval(from + 1, close);
       j = close + 1;
-    } else if (first.is("require") && from + 5 < to && src.tok(from + 1).is("(") && src.tok(from + 2).kind() == T.STRING
-        && src.tok(from + 3).is(")") && src.isSeparator(src.tok(from + 4)) && src.tok(from + 5).kind() == T.NAME) {
+    } else if (first.is("require") && from + 5 < to && src.tok(from + 1).is("(") && src.tok(from + 2).kind() == TokenKind.STRING
+        && src.tok(from + 3).is(")") && src.isSeparator(src.tok(from + 4)) && src.tok(from + 5).kind() == TokenKind.NAME) {
       // require('os').homedir(): the module's function, as if imported under its own name
-      String name = src.module(src.tok(from + 2).text()) + "." + src.dotted(from + 5, to);
+      String name = ScriptSource.module(src.tok(from + 2).text()) + "." + src.dotted(from + 5, to);
       j = src.dottedEnd(from + 5, to);
       if (j < to && src.tok(j).is("(")) {
         int close = src.matching(j);
-        value = callValue(src.canonical(name), j + 1, close, from);
+        value = library.callValue(src.canonical(name), j + 1, close, from);
         j = close + 1;
       } else {
         value = nameValue(src.canonical(name), name, from);
       }
-    } else if (first.kind() == T.NAME) {
+    } else if (first.kind() == TokenKind.NAME) {
       String dotted = src.dotted(from, to);
       String name = src.canonical(dotted);
       j = src.dottedEnd(from, to);
       if (j < to && src.tok(j).is("(")) {
         int close = src.matching(j);
-        value = callValue(name, j + 1, close, from);
+        value = library.callValue(name, j + 1, close, from);
         j = close + 1;
       } else if (j < to && src.tok(j).is("[") && (name.equals("process.env") || name.equals("ENV"))) {
         int close = src.matching(j);
-        value = envValue(j + 1, close, null);
+        value = library.envValue(j + 1, close, null);
         j = close + 1;
       } else {
         value = nameValue(name, dotted, from);
@@ -223,7 +214,7 @@ final class ScriptValues {
     }
     while (value != null && j < to) {
       Tok t = src.tok(j);
-      if (src.isSeparator(t) && j + 1 < to && src.tok(j + 1).kind() == T.NAME) {
+      if (src.isSeparator(t) && j + 1 < to && src.tok(j + 1).kind() == TokenKind.NAME) {
         String m = src.tok(j + 1).text();
         boolean isCall = j + 2 < to && src.tok(j + 2).is("(");
         int close = isCall ? src.matching(j + 2) : j + 1;
@@ -234,7 +225,7 @@ final class ScriptValues {
           List<Part> joined = new ArrayList<>(value);
           for (int[] a : src.arguments(j + 3, close, new HashMap<>())) {
             List<Part> v = eval(a[0], a[1]);
-            join(joined, v == null ? List.of(unknown("part")) : v);
+            ValueParts.join(joined, v == null ? List.of(unknown("part")) : v, true);
           }
           value = joined;
         } else if (m.equals("join") && isCall) {
@@ -287,7 +278,7 @@ final class ScriptValues {
     }
     if (dialect == Dialect.RUBY && dotted.contains(".")) {
       // Dir.mktmpdir, Dir.home: Ruby calls methods without parentheses
-      return callValue(name, at, at, at);
+      return library.callValue(name, at, at, at);
     }
     return List.of(unknown(dotted));
   }
@@ -303,158 +294,6 @@ final class ScriptValues {
     return lit != null && (lit.contains("*") || lit.contains("?")) ? whole : null;
   }
 
-  private List<Part> callValue(String name, int from, int to, int at) {
-    Map<String, int[]> kw = new HashMap<>();
-    List<int[]> args = src.arguments(from, to, kw);
-    switch (name) {
-      case "path.join", "path.resolve", "path.posix.join", "path.posix.resolve", "File.join", "file.path",
-           "fs.path", "Pathname.new", "Pathname", "fs::path" -> {
-        List<Part> out = new ArrayList<>();
-        for (int[] a : args) {
-          List<Part> v = eval(a[0], a[1]);
-          join(out, v == null ? List.of(unknown(src.exprName(a[0], a[1]))) : v);
-        }
-        if (name.equals("path.resolve") && (out.isEmpty() || !out.get(0).text().startsWith("/")) && cwd != null) {
-          List<Part> abs = new ArrayList<>(List.of(text(cwd.toString())));
-          join(abs, out);
-          return abs;
-        }
-        return out;
-      }
-      case "paste0", "paste", "str_c", "glue", "stringr.str_c" -> {
-        String sep = name.equals("paste") ? " " : "";
-        if (kw.containsKey("sep")) {
-          sep = literalOf(kw.get("sep"));
-          if (sep == null) {
-            return List.of(unknown("paste"));
-          }
-        }
-        List<Part> out = new ArrayList<>();
-        for (int k = 0; k < args.size(); k++) {
-          List<Part> v = eval(args.get(k)[0], args.get(k)[1]);
-          if (k > 0 && !sep.isEmpty()) {
-            out.add(text(sep));
-          }
-          out.addAll(v == null ? List.of(unknown("paste")) : v);
-        }
-        return out;
-      }
-      case "os.homedir", "Dir.home", "Etc.getpwuid.dir" -> {
-        return List.of(text(home()));
-      }
-      case "os.tmpdir", "tempdir", "Dir.tmpdir" -> {
-        return name.equals("tempdir") ? List.of(text(judge.newTempDirectory().toString())) : List.of(text("/tmp"));
-      }
-      case "tempfile", "fs.mkdtempSync", "fs.mkdtemp", "Dir.mktmpdir", "Tempfile.new", "Tempfile.create", "file_temp",
-           "fs.file_temp", "withr.local_tempfile" -> {
-        return List.of(text(judge.newTempDirectory().toString()));
-      }
-      case "process.cwd", "getwd", "Dir.pwd", "here.here", "here" -> {
-        return List.of(text(cwd == null ? "." : cwd.toString()));
-      }
-      case "path.dirname", "File.dirname", "dirname" -> {
-        List<Part> v = args.isEmpty() ? null : eval(args.get(0)[0], args.get(0)[1]);
-        return v == null ? null : parent(v);
-      }
-      case "File.expand_path", "path.expand", "normalizePath", "fs.path_expand", "fs.path_abs", "path.normalize",
-           "String", "as.character", "toString", "File.absolute_path", "fs.realpathSync", "fs.path_norm", "URI",
-           "URI.parse", "URL", "url.URL" -> {
-        if (args.isEmpty()) {
-          return null;
-        }
-        List<Part> v = eval(args.get(0)[0], args.get(0)[1]);
-        if (v == null) {
-          return null;
-        }
-        v = expandUser(v);
-        if ((name.equals("File.expand_path") || name.equals("normalizePath")) && args.size() > 1) {
-          List<Part> base = eval(args.get(1)[0], args.get(1)[1]);
-          if (base != null && !(v.get(0).kind() == PartKind.TEXT && v.get(0).text().startsWith("/"))) {
-            List<Part> joined = new ArrayList<>(expandUser(base));
-            join(joined, v);
-            return joined;
-          }
-        }
-        return v;
-      }
-      case "Sys.getenv", "ENV.fetch", "process.env.get", "ENV.[]" -> {
-        return envValue(from, to, kw);
-      }
-      case "fs.path_home", "path_home" -> {
-        List<Part> out = new ArrayList<>(List.of(text(home())));
-        for (int[] a : args) {
-          List<Part> v = eval(a[0], a[1]);
-          join(out, v == null ? List.of(unknown("part")) : v);
-        }
-        return out;
-      }
-      case "R.home" -> {
-        List<Part> v = args.isEmpty() ? List.of() : eval(args.get(0)[0], args.get(0)[1]);
-        List<Part> out = new ArrayList<>(List.of(text("/usr/lib/R")));
-        if (v != null && !v.isEmpty()) {
-          join(out, v);
-        }
-        return out;
-      }
-      case "list.files", "dir", "list.dirs", "Dir.children", "Dir.entries", "fs.readdirSync", "fs.readdir",
-           "fs.dir_ls", "dir_ls" -> {
-        List<Part> dir = args.isEmpty() ? List.of(text(".")) : eval(args.get(0)[0], args.get(0)[1]);
-        if (dir == null) {
-          return null;
-        }
-        List<Part> out = new ArrayList<>(dialect == Dialect.R ? expandUser(dir) : dir);
-        join(out, List.of(glob("*")));
-        return out;
-      }
-      case "Dir.glob", "Sys.glob", "glob.sync", "glob", "fast-glob.sync", "globSync", "Dir.[]" -> {
-        List<Part> pattern = args.isEmpty() ? null : eval(args.get(0)[0], args.get(0)[1]);
-        if (pattern == null) {
-          return null;
-        }
-        List<Part> out = new ArrayList<>();
-        for (Part p : dialect == Dialect.R ? expandUser(pattern) : pattern) {
-          out.add(p.kind() == PartKind.TEXT ? glob(p.text()) : p);
-        }
-        return out;
-      }
-      case "require" -> {
-        return null;
-      }
-      default -> {
-        Api api = src.api(name);
-        if (api != null && (api.kind() == Kind.SPAWN || api.kind() == Kind.ARGV)) {
-          return List.of(unknown("pid"));
-        }
-        return List.of(unknown(src.exprName(at, to + 1)));
-      }
-    }
-  }
-
-  /** ENV['X'], ENV.fetch('X', default), Sys.getenv("X", "default"), Sys.getenv("X", unset = ...). */
-  private List<Part> envValue(int from, int to, Map<String, int[]> kwIn) {
-    Map<String, int[]> kw = kwIn == null ? new HashMap<>() : kwIn;
-    List<int[]> args = src.arguments(from, to, kw);
-    if (args.isEmpty()) {
-      return null;
-    }
-    String key = literalOf(args.get(0));
-    if ("HOME".equals(key)) {
-      return List.of(text(home()));
-    }
-    if (key != null) {
-      if (SecretNames.isSecret(key)) {
-        findings.facts().secretVariable(key);
-      }
-    }
-    int[] def = kw.containsKey("unset") ? kw.get("unset") : args.size() > 1 ? args.get(1) : null;
-    if (def != null) {
-      List<Part> v = eval(def[0], def[1]);
-      if (v != null && !(v.size() == 1 && v.get(0).kind() == PartKind.TEXT && v.get(0).text().isEmpty())) {
-        return v;
-      }
-    }
-    return List.of(unknown(key == null ? "env" : key));
-  }
 
   List<Part> stringParts(Tok t, int at) {
     List<Part> out = new ArrayList<>();
@@ -472,72 +311,39 @@ final class ScriptValues {
   /** The value of an interpolated expression ({@code ${root}}, {@code #{host}}), read with the block's bindings. */
   private List<Part> snippet(String source, int at) {
     String s = source.strip();
-    if (s.isEmpty() || s.length() > 500 || evalDepth > MAX_EVAL_DEPTH) {
+    if (s.isEmpty() || s.length() > 500 || depth.exceeded()) {
       return null;
     }
     int[] range = src.append(s);
     if (range == null) {
       return null;
     }
-    if (range[1] - range[0] == 1 && src.tok(range[0]).kind() == T.NAME) {
+    if (range[1] - range[0] == 1 && src.tok(range[0]).kind() == TokenKind.NAME) {
       String name = src.tok(range[0]).text();
       return nameValue(src.canonical(name), name, at);
     }
     return eval(range[0], range[1]);
   }
 
-  private String home() {
+  /** The folder relative paths are read from. */
+  Path cwd() {
+    return cwd;
+  }
+
+  String home() {
     return judge.context().home().toString();
   }
 
   List<Part> expandUser(List<Part> v) {
-    if (!v.isEmpty() && v.get(0).kind() == PartKind.TEXT) {
-      String t = v.get(0).text();
-      if (t.equals("~") || t.startsWith("~/")) {
-        List<Part> out = new ArrayList<>(v);
-        out.set(0, text(home() + t.substring(1)));
-        return out;
-      }
-    }
-    return v;
-  }
-
-  static void join(List<Part> base, List<Part> next) {
-    boolean absolute = !next.isEmpty() && next.get(0).kind() == PartKind.TEXT && next.get(0).text().startsWith("/");
-    if (absolute) {
-      base.clear();
-      base.addAll(next);
-      return;
-    }
-    if (!base.isEmpty()) {
-      Part last = base.get(base.size() - 1);
-      if (!(last.kind() == PartKind.TEXT && last.text().endsWith("/"))) {
-        base.add(text("/"));
-      }
-    }
-    base.addAll(next);
+    return ValueParts.expandUser(v, home());
   }
 
   static List<Part> parent(List<Part> v) {
-    String lit = new Word(v, "").literal();
-    if (lit == null) {
-      return List.of(unknown("parent"));
-    }
     try {
-      Path p = Path.of(lit).getParent();
-      return List.of(text(p == null ? "." : p.toString()));
+      return ValueParts.parent(v, unknown("parent"));
     } catch (java.nio.file.InvalidPathException e) {
       return List.of(unknown("parent"));
     }
-  }
-
-  static Part text(String s) {
-    return new Part(PartKind.TEXT, s, true, false);
-  }
-
-  /** Text whose * and ? act as a glob (what a listing or Dir.glob matches). */
-  static Part glob(String s) {
-    return new Part(PartKind.TEXT, s, false, false);
   }
 
   static Part unknown(String name) {
