@@ -284,7 +284,7 @@ public final class BashAnalyzer implements Block, ShellEffects {
   }
 
   private Invocation normalise(Command c) {
-    List<Word> words = c.words;
+    List<Word> words = c.words();
     List<Word> assignments = new ArrayList<>();
     boolean sudo = false;
     boolean xargs = false;
@@ -375,8 +375,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
   private void analyzeCommand(Command c, Invocation inv, List<Invocation> all, int index) {
     nestedSubstitutions(c);
     secretVariables(c);
-    if (c.words.size() >= 3 && "for".equals(c.words.get(0).literal()) && "in".equals(c.words.get(2).literal())) {
-      loopVariable(c.words.get(1).text(), c.words.subList(3, c.words.size()));
+    if (c.words().size() >= 3 && "for".equals(c.words().get(0).literal()) && "in".equals(c.words().get(2).literal())) {
+      loopVariable(c.words().get(1).text(), c.words().subList(3, c.words().size()));
     }
     if (inv.sudo()) {
       findings.add(Flag.high("sudo", "runs as root with sudo"));
@@ -545,8 +545,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
         boolean append = texts.stream().anyMatch(t -> t.equals("-a") || t.equals("--append"));
         for (Word w : operands(args, Set.of())) {
           Target target = write(w, append);
-          if (target != null && !append && !c.heredocs.isEmpty()) {
-            findings.wroteFile(target.path(), c.heredocs.get(0));
+          if (target != null && !append && !c.heredocs().isEmpty()) {
+            findings.wroteFile(target.path(), c.heredocs().get(0));
           }
         }
       }
@@ -659,8 +659,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
   }
 
   private void nestedSubstitutions(Command c) {
-    List<Word> all = new ArrayList<>(c.words);
-    for (Redirect r : c.redirects) {
+    List<Word> all = new ArrayList<>(c.words());
+    for (Redirect r : c.redirects()) {
       all.add(r.target());
     }
     for (Word w : all) {
@@ -673,7 +673,7 @@ public final class BashAnalyzer implements Block, ShellEffects {
   }
 
   private void redirects(Command c, Invocation inv) {
-    for (Redirect r : c.redirects) {
+    for (Redirect r : c.redirects()) {
       String t = r.target().text();
       if (t.startsWith("/dev/tcp/") || t.startsWith("/dev/udp/")) {
         findings.network();
@@ -702,8 +702,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
   /** What {@code cat <<EOF > f} or {@code echo ... > f} puts in the file, when the block spells it out. */
   private String contentWritten(Invocation inv, Command c) {
     String name = inv.name();
-    if ((name.equals("cat") || name.equals("tee")) && !c.heredocs.isEmpty()) {
-      return c.heredocs.get(0);
+    if ((name.equals("cat") || name.equals("tee")) && !c.heredocs().isEmpty()) {
+      return c.heredocs().get(0);
     }
     if (name.equals("echo") || name.equals("printf")) {
       return echoed(inv);
@@ -724,7 +724,7 @@ public final class BashAnalyzer implements Block, ShellEffects {
       }
       child().analyze(String.join(" ", content).replace("\\n", "\n"));
     }
-    for (String body : c.heredocs) {
+    for (String body : c.heredocs()) {
       child().analyze(body);
     }
   }
@@ -1236,8 +1236,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
 
   /** {@code ... | xargs rm -rf}: as dangerous as the listing that feeds it. */
   private void xargsDelete(Invocation inv, List<Invocation> all, int index, boolean recursive) {
-    int pipeline = inv.command().pipeline;
-    for (int k = index - 1; k >= 0 && all.get(k).command().pipeline == pipeline; k--) {
+    int pipeline = inv.command().pipeline();
+    for (int k = index - 1; k >= 0 && all.get(k).command().pipeline() == pipeline; k--) {
       Invocation feeder = all.get(k);
       if (feeder.name().equals("find") || feeder.name().equals("ls")) {
         List<Word> starts = feeder.name().equals("find") ? findStarts(feeder.args()) : operands(feeder.args(), Set.of());
@@ -1300,9 +1300,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
           if (prog.equals("rm") || prog.equals("unlink") || prog.equals("shred") || prog.equals("rmdir")) {
             deleting = true;
           } else {
-            Command sub = new Command();
-            sub.words.addAll(args.subList(k + 1, end));
-            sub.text = String.join(" ", texts.subList(k + 1, end));
+            Command sub = new Command(List.copyOf(args.subList(k + 1, end)), List.of(), List.of(),
+                String.join(" ", texts.subList(k + 1, end)), 0);
             analyzeCommand(sub, normalise(sub), List.of(), 0);
           }
         }
@@ -1559,10 +1558,10 @@ public final class BashAnalyzer implements Block, ShellEffects {
 
   /** {@code $GITHUB_TOKEN}: a secret the environment holds, noted for the combinations that send it out. */
   private void secretVariables(Command c) {
-    for (Word w : c.words) {
+    for (Word w : c.words()) {
       secretVariables(w);
     }
-    for (Redirect r : c.redirects) {
+    for (Redirect r : c.redirects()) {
       secretVariables(r.target());
     }
   }
@@ -1593,10 +1592,10 @@ public final class BashAnalyzer implements Block, ShellEffects {
   /** What the command reads on standard input when the block spells it out: heredocs and here-strings. */
   private String stdin(Command c) {
     StringBuilder sb = new StringBuilder();
-    for (String h : c.heredocs) {
+    for (String h : c.heredocs()) {
       sb.append(h);
     }
-    for (Redirect r : c.redirects) {
+    for (Redirect r : c.redirects()) {
       if (r.op().equals("<<<")) {
         String v = valueOf(r.target());
         sb.append(v == null ? r.target().text() : v).append('\n');
@@ -1906,8 +1905,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
 
   /** For an interpreter reading its program from stdin: does an earlier stage of its pipeline download it? */
   private void pipedFromDownload(Invocation inv, List<Invocation> all, int index) {
-    int pipeline = inv.command().pipeline;
-    for (int k = index - 1; k >= 0 && all.get(k).command().pipeline == pipeline; k--) {
+    int pipeline = inv.command().pipeline();
+    for (int k = index - 1; k >= 0 && all.get(k).command().pipeline() == pipeline; k--) {
       Invocation feeder = all.get(k);
       String f = feeder.name();
       if (DOWNLOADERS.contains(f)) {
@@ -2057,7 +2056,7 @@ public final class BashAnalyzer implements Block, ShellEffects {
       }
     }
     pipedFromDownload(inv, all, index);
-    for (String body : inv.command().heredocs) {
+    for (String body : inv.command().heredocs()) {
       child().analyze(body);
     }
   }
@@ -2104,7 +2103,7 @@ public final class BashAnalyzer implements Block, ShellEffects {
       }
     }
     pipedFromDownload(inv, all, index);
-    for (String body : inv.command().heredocs) {
+    for (String body : inv.command().heredocs()) {
       nested.analyze(Languages.PYTHON, body, depth + 1, cwd, venvActive);
     }
   }
@@ -2133,7 +2132,7 @@ public final class BashAnalyzer implements Block, ShellEffects {
       }
     }
     pipedFromDownload(inv, all, index);
-    for (String body : inv.command().heredocs) {
+    for (String body : inv.command().heredocs()) {
       // node <<'EOF' ... EOF, ruby - <<EOF: the program comes on standard input
       nested.analyze(inv.name(), body, depth + 1, cwd, venvActive);
     }
@@ -2173,7 +2172,7 @@ public final class BashAnalyzer implements Block, ShellEffects {
 
   /** {@code bash <<< "$S"}, {@code python3 - <<< "$(curl ...)"}: the interpreter reads a download as its program. */
   private void hereStringFromDownload(Invocation inv) {
-    for (Redirect r : inv.command().redirects) {
+    for (Redirect r : inv.command().redirects()) {
       if (r.op().equals("<<<")) {
         runsFetched(inv.name() + " <<<", List.of(r.target()));
       }
@@ -2246,8 +2245,8 @@ public final class BashAnalyzer implements Block, ShellEffects {
 
   /** A network tool reading a credential from an earlier stage of its pipeline ({@code gh auth token | curl -d @-}). */
   private void secretPipedOut(Invocation inv, List<Invocation> all, int index) {
-    int pipeline = inv.command().pipeline;
-    for (int k = index - 1; k >= 0 && all.get(k).command().pipeline == pipeline; k--) {
+    int pipeline = inv.command().pipeline();
+    for (int k = index - 1; k >= 0 && all.get(k).command().pipeline() == pipeline; k--) {
       String what = secretOutput(all.get(k));
       if (what != null) {
         findings.add(Flag.high("secret-exfiltration", "sends " + what + " over the network (" + all.get(k).name() + " | "
