@@ -107,6 +107,7 @@ final class BashScope {
     return downloaded.contains(file);
   }
 
+  /** {@code popd}: back to the folder the last {@code pushd} left, or unknown. */
   void popDirectory() {
     cwd = dirStack.isEmpty() ? null : dirStack.pop();
   }
@@ -343,6 +344,7 @@ final class BashScope {
     }
   }
 
+  /** {@code cd} or {@code pushd} ({@code name}): later relative paths resolve against the new folder, when known. */
   void changeDirectory(String name, List<Word> args) {
     Path before = cwd;
     List<Word> ops = operands(args, Set.of());

@@ -26,16 +26,8 @@ final class EnvironmentCommands {
     CommandHandler.register(table, EnvironmentCommands::unset, "unset");
     CommandHandler.register(table, EnvironmentCommands::set, "set");
     CommandHandler.register(table, EnvironmentCommands::declare, "export", "declare", "typeset", "local", "readonly");
-    CommandHandler.register(table, (bash, inv) -> {
-      if (inv.texts().stream().allMatch(t -> t.startsWith("-"))) {
-        bash.findings().environmentRead();
-      }
-    }, "printenv");
-    CommandHandler.register(table, (bash, inv) -> {
-      if (inv.texts().contains("-e") || inv.texts().contains("-v")) {
-        bash.findings().environmentRead();
-      }
-    }, "compgen");
+    CommandHandler.register(table, EnvironmentCommands::printenv, "printenv");
+    CommandHandler.register(table, EnvironmentCommands::compgen, "compgen");
   }
 
   static void assignment(BashAnalyzer bash, Word w, boolean persistent) {
@@ -118,6 +110,18 @@ final class EnvironmentCommands {
     }
     if (!any && texts.stream().allMatch(t -> t.startsWith("-"))
         && (texts.isEmpty() || texts.contains("-p") || texts.contains("-x"))) {
+      bash.findings().environmentRead();
+    }
+  }
+
+  private static void printenv(BashAnalyzer bash, Invocation inv) {
+    if (inv.texts().stream().allMatch(t -> t.startsWith("-"))) {
+      bash.findings().environmentRead();
+    }
+  }
+
+  private static void compgen(BashAnalyzer bash, Invocation inv) {
+    if (inv.texts().contains("-e") || inv.texts().contains("-v")) {
       bash.findings().environmentRead();
     }
   }

@@ -37,16 +37,12 @@ final class FileCommands {
     CommandHandler.register(table, FileCommands::move, "mv");
     CommandHandler.register(table, FileCommands::link, "ln");
     CommandHandler.register(table, FileCommands::tee, "tee");
-    CommandHandler.register(table, (bash, inv) -> operands(inv.args(), Set.of("-s", "-r", "--size", "--reference"))
-        .forEach(w -> bash.write(w, false)), "truncate");
+    CommandHandler.register(table, FileCommands::truncate, "truncate");
     CommandHandler.register(table, FileCommands::sed, "sed");
-    CommandHandler.register(table, (bash, inv) -> operands(inv.args(), Set.of())
-        .forEach(w -> bash.write(w, inv.texts().contains("-a"))), "sponge");
+    CommandHandler.register(table, FileCommands::sponge, "sponge");
     CommandHandler.register(table, FileCommands::awk, "awk", "gawk");
-    CommandHandler.register(table, (bash, inv) -> operands(inv.args(), Set.of("-m", "--mode")).forEach(bash::created),
-        "mkdir");
-    CommandHandler.register(table, (bash, inv) -> operands(inv.args(), Set.of("-p", "--python", "--prompt")).stream()
-        .findFirst().ifPresent(bash::created), "virtualenv");
+    CommandHandler.register(table, FileCommands::mkdir, "mkdir");
+    CommandHandler.register(table, FileCommands::virtualenv, "virtualenv");
     CommandHandler.register(table, (bash, inv) -> bash.scope().changeDirectory(inv.name(), inv.args()), "cd", "pushd");
     CommandHandler.register(table, (bash, inv) -> bash.scope().popDirectory(), "popd");
   }
@@ -254,5 +250,22 @@ final class FileCommands {
     for (Word f : files) {
       bash.write(f, false);
     }
+  }
+
+  private static void truncate(BashAnalyzer bash, Invocation inv) {
+    operands(inv.args(), Set.of("-s", "-r", "--size", "--reference")).forEach(w -> bash.write(w, false));
+  }
+
+  private static void sponge(BashAnalyzer bash, Invocation inv) {
+    operands(inv.args(), Set.of()).forEach(w -> bash.write(w, inv.texts().contains("-a")));
+  }
+
+  /** Folders the block makes: deleting them later is fine. */
+  private static void mkdir(BashAnalyzer bash, Invocation inv) {
+    operands(inv.args(), Set.of("-m", "--mode")).forEach(bash::created);
+  }
+
+  private static void virtualenv(BashAnalyzer bash, Invocation inv) {
+    operands(inv.args(), Set.of("-p", "--python", "--prompt")).stream().findFirst().ifPresent(bash::created);
   }
 }

@@ -32,11 +32,7 @@ final class InterpreterCommands {
 
   static void register(Map<String, CommandHandler> table) {
     CommandHandler.register(table, InterpreterCommands::eval, "eval");
-    CommandHandler.register(table, (bash, inv) -> {
-      if (!inv.args().isEmpty() && !inv.texts().get(0).startsWith("-")) {
-        bash.child().analyze(inv.texts().get(0));
-      }
-    }, "trap");
+    CommandHandler.register(table, InterpreterCommands::trap, "trap");
     CommandHandler.register(table, InterpreterCommands::source, "source", ".");
     CommandHandler.register(table, InterpreterCommands::make, "make", "gmake");
   }
@@ -333,5 +329,11 @@ final class InterpreterCommands {
     }
     String s = String.join(" ", out);
     return inv.name().equals("printf") || inv.texts().contains("-e") ? s.replace("\\n", "\n") : s;
+  }
+
+  private static void trap(BashAnalyzer bash, Invocation inv) {
+    if (!inv.args().isEmpty() && !inv.texts().get(0).startsWith("-")) {
+      bash.child().analyze(inv.texts().get(0));
+    }
   }
 }

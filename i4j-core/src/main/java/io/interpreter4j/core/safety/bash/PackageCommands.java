@@ -31,18 +31,10 @@ final class PackageCommands {
   private PackageCommands() {}
 
   static void register(Map<String, CommandHandler> table) {
-    CommandHandler.register(table, (bash, inv) -> {
-      if (!inv.texts().isEmpty() && inv.texts().get(0).equals("activate")) {
-        bash.scope().activateVenv();
-      }
-    }, "conda", "mamba", "micromamba");
+    CommandHandler.register(table, PackageCommands::conda, "conda", "mamba", "micromamba");
     CommandHandler.register(table, (bash, inv) -> bash.scope().activateVenv(), "workon");
     CommandHandler.register(table, PackageCommands::uv, "uv");
-    CommandHandler.register(table, (bash, inv) -> {
-      if (!bash.scope().venvActive()) {
-        bash.findings().add(Flag.high("pip-global", "installs Python packages outside a virtual environment (easy_install)"));
-      }
-    }, "easy_install");
+    CommandHandler.register(table, PackageCommands::easyInstall, "easy_install");
     CommandHandler.register(table, PackageCommands::npm, "npm", "pnpm", "bun");
     CommandHandler.register(table, PackageCommands::yarn, "yarn");
     CommandHandler.register(table, PackageCommands::gem, "gem");
@@ -51,11 +43,7 @@ final class PackageCommands {
     CommandHandler.register(table, PackageCommands::pacman, "pacman", "yay", "paru");
     CommandHandler.register(table, PackageCommands::packageFile, "dpkg", "rpm");
     CommandHandler.register(table, PackageCommands::brew, "brew");
-    CommandHandler.register(table, (bash, inv) -> {
-      if (!inv.texts().isEmpty() && inv.texts().get(0).equals("install")) {
-        bash.findings().add(Flag.medium("cargo-install", "installs a program into ~/.cargo/bin (cargo install)"));
-      }
-    }, "cargo");
+    CommandHandler.register(table, PackageCommands::cargo, "cargo");
   }
 
   static void pip(BashAnalyzer bash, List<Word> args, Word executable, String how) {
@@ -219,6 +207,24 @@ final class PackageCommands {
         }
         return;
       }
+    }
+  }
+
+  private static void conda(BashAnalyzer bash, Invocation inv) {
+    if (!inv.texts().isEmpty() && inv.texts().get(0).equals("activate")) {
+      bash.scope().activateVenv();
+    }
+  }
+
+  private static void easyInstall(BashAnalyzer bash, Invocation inv) {
+    if (!bash.scope().venvActive()) {
+      bash.findings().add(Flag.high("pip-global", "installs Python packages outside a virtual environment (easy_install)"));
+    }
+  }
+
+  private static void cargo(BashAnalyzer bash, Invocation inv) {
+    if (!inv.texts().isEmpty() && inv.texts().get(0).equals("install")) {
+      bash.findings().add(Flag.medium("cargo-install", "installs a program into ~/.cargo/bin (cargo install)"));
     }
   }
 }
