@@ -108,7 +108,8 @@ public final class ShellLexer {
   }
 
   /**
-   * A simple command: what sits between two of {@code ; && || | & newline ( )}.
+   * A simple command: what sits between two of {@code ; && || | & newline ( )}. Its lists are the reader's own (no
+   * copy, no wrapper: the analysis walks them for every command it reads); they are read, never changed.
    *
    * @param words     its words, assignments and command name included
    * @param redirects its redirections, heredocs included

@@ -6,7 +6,6 @@ import io.interpreter4j.core.safety.shell.ShellLexer.PartKind;
 import io.interpreter4j.core.safety.shell.ShellLexer.Redirect;
 import io.interpreter4j.core.safety.shell.ShellLexer.Word;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -363,9 +362,8 @@ final class ShellReader {
     finishWord();
     pendingRedirect = null;
     if (!isCommandEmpty()) {
-      // the heredoc bodies are read after the line: the command sees them through its view of the list
-      out.add(new Command(Collections.unmodifiableList(words), Collections.unmodifiableList(redirects),
-          Collections.unmodifiableList(bodies), src.substring(Math.min(cmdStart, at), at).strip(), pipeline));
+      // the heredoc bodies are read after the line, into the list the command already holds
+      out.add(new Command(words, redirects, bodies, src.substring(Math.min(cmdStart, at), at).strip(), pipeline));
       words = new ArrayList<>();
       redirects = new ArrayList<>();
       bodies = new ArrayList<>();
