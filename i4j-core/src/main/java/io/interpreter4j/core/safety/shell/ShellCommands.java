@@ -40,27 +40,27 @@ public final class ShellCommands {
       return;
     }
     for (Command c : ShellLexer.parse(code)) {
-      if (c.words.isEmpty()) {
-        if (!c.text.isBlank()) {
-          out.add(new ShellCommand(collapse(c.text), collapse(c.text)));
+      if (c.words().isEmpty()) {
+        if (!c.text().isBlank()) {
+          out.add(new ShellCommand(collapse(c.text()), collapse(c.text())));
         }
         continue;
       }
       if (isKeywordOnly(c)) {
         continue;
       }
-      int core = coreStart(c.words);
-      String text = withoutKeywords(collapse(c.text));
-      out.add(new ShellCommand(text, core >= c.words.size() ? text : joinRaw(c.words.subList(core, c.words.size()))));
-      for (Word w : c.words) {
+      int core = coreStart(c.words());
+      String text = withoutKeywords(collapse(c.text()));
+      out.add(new ShellCommand(text, core >= c.words().size() ? text : joinRaw(c.words().subList(core, c.words().size()))));
+      for (Word w : c.words()) {
         nested(w, depth, out);
       }
-      for (ShellLexer.Redirect r : c.redirects) {
+      for (ShellLexer.Redirect r : c.redirects()) {
         nested(r.target(), depth, out);
       }
-      if (core < c.words.size()) {
-        String name = ShellWords.basename(c.words.get(core).text());
-        List<Word> args = c.words.subList(core + 1, c.words.size());
+      if (core < c.words().size()) {
+        String name = ShellWords.basename(c.words().get(core).text());
+        List<Word> args = c.words().subList(core + 1, c.words().size());
         if (name.equals("eval") && !args.isEmpty()) {
           StringBuilder sb = new StringBuilder();
           for (Word a : args) {
@@ -90,7 +90,7 @@ public final class ShellCommands {
 
   /** {@code then}, {@code fi}, {@code done}, {@code do}: structure, not a command to approve. */
   private static boolean isKeywordOnly(Command c) {
-    for (Word w : c.words) {
+    for (Word w : c.words()) {
       String lit = w.literal();
       if (lit == null || !(ShellWords.WRAPPERS.containsKey(lit) || Set.of("fi", "done", "esac", "}", "{").contains(lit))) {
         return false;

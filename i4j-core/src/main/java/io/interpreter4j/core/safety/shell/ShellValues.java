@@ -43,15 +43,15 @@ public final class ShellValues {
     if (cmds.isEmpty() || cmds.size() > 4) {
       return null;
     }
-    int pipeline = cmds.get(0).pipeline;
+    int pipeline = cmds.get(0).pipeline();
     String value = null;
     for (int k = 0; k < cmds.size(); k++) {
       Command c = cmds.get(k);
-      if (c.pipeline != pipeline || c.words.isEmpty()) {
+      if (c.pipeline() != pipeline || c.words().isEmpty()) {
         return null;
       }
       List<String> args = new ArrayList<>();
-      for (Word w : c.words) {
+      for (Word w : c.words()) {
         String v = valueOf.apply(w);
         if (v == null) {
           return null;
@@ -91,10 +91,10 @@ public final class ShellValues {
         yield printf(args.get(0), args.subList(1, args.size()));
       }
       case "cat" -> {
-        if (ops.isEmpty() && !c.heredocs.isEmpty()) {
-          yield c.heredocs.get(0).stripTrailing();
+        if (ops.isEmpty() && !c.heredocs().isEmpty()) {
+          yield c.heredocs().get(0).stripTrailing();
         }
-        for (ShellLexer.Redirect r : c.redirects) {
+        for (ShellLexer.Redirect r : c.redirects()) {
           if (r.op().equals("<<<")) {
             yield valueOf.apply(r.target());
           }

@@ -11,7 +11,7 @@ class ShellWordsTest {
 
   /** The word the first word of {@code line}, a wrapper, runs; "" when there is none. */
   private static String wrapped(String line) {
-    List<Word> words = ShellLexer.parse(line).get(0).words;
+    List<Word> words = ShellLexer.parse(line).get(0).words();
     String base = words.get(0).text();
     int idx = ShellWords.afterWrapper(words, 0, base, ShellWords.WRAPPERS.get(base));
     return idx < words.size() ? words.get(idx).text() : "";
