@@ -125,6 +125,8 @@ public final class LoopSection {
     i4j.set("p99_ms", spread(runs, f -> f.wall().p99Ms()));
     i4j.set("mean_ms", spread(runs, f -> f.turnMs() / BLOCKS));
     i4j.set("by_event_timestamps_median_ms", spread(runs, f -> f.eventTs().medianMs()));
+    // the JVM's CPU per block (runtime, harness subscriber; not the interpreter): a figure load hardly moves
+    i4j.set("jvm_cpu_ms_per_block", spread(runs, TurnTrace.Figures::cpuMsPerBlock));
     ObjectNode steps = i4j.putObject("steps_median_ms");
     steps.set("exec_finished_to_next_assistant_delta", spread(runs, f -> f.resultToNextCall().medianMs()));
     steps.set("same_by_event_timestamps", spread(runs, f -> f.resultToNextCallTs().medianMs()));

@@ -4,6 +4,7 @@ import io.interpreter4j.bench.Samples;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.event.TurnStatus;
+import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,9 @@ final class TurnTrace implements Consumer<Event> {
 
   private final List<Stamp> stamps = new ArrayList<>(4096);
   private final CompletableFuture<TurnStatus> finished = new CompletableFuture<>();
+  /** CPU time of this JVM (all threads) at user_message and at turn_finished, in nanoseconds. */
+  private long cpuAtStart;
+  private long cpuAtEnd;
 
   @Override
   public void accept(Event event) {
@@ -44,10 +48,14 @@ final class TurnTrace implements Consumer<Event> {
     } else if (p instanceof EventPayload.TurnFinished t) {
       text = t.status().wire() + (t.reason() == null ? "" : ": " + t.reason());
     }
+    if (p instanceof EventPayload.UserMessage) {
+      cpuAtStart = jvmCpuNanos();
+    }
     synchronized (stamps) {
       stamps.add(new Stamp(event.type(), block, now, event.ts(), text));
     }
     if (p instanceof EventPayload.TurnFinished t) {
+      cpuAtEnd = jvmCpuNanos();
       finished.complete(t.status());
     }
   }
@@ -125,7 +133,15 @@ final class TurnTrace implements Consumer<Event> {
       throw new IllegalStateException(ran + " blocks ran, expected " + blocks + "; errors: " + errors(all));
     }
     double turnMs = (last.nanos() - start.nanos()) / 1e6;
-    return new Figures(wall, eventTs, resultToNextCall, resultToNextCallTs, callToBlock, blockToExec, exec, turnMs);
+    double cpuMsPerBlock = (cpuAtEnd - cpuAtStart) / 1e6 / blocks;
+    return new Figures(wall, eventTs, resultToNextCall, resultToNextCallTs, callToBlock, blockToExec, exec, turnMs,
+        cpuMsPerBlock);
+  }
+
+  /** This JVM's CPU time so far (every thread, the interpreters' processes not included). */
+  private static long jvmCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static long nanosBetween(Instant from, Instant to) {
@@ -141,8 +157,9 @@ final class TurnTrace implements Consumer<Event> {
    * subscriber's clock ({@code wall}) and by the events' own timestamps ({@code eventTs}). The steps: a block's
    * {@code exec_finished} to the next call's first {@code assistant_delta}; that delta to the {@code code_block};
    * {@code code_block} to {@code exec_started}; {@code exec_started} to {@code exec_finished}. {@code turnMs}:
-   * {@code user_message} to {@code turn_finished}.
+   * {@code user_message} to {@code turn_finished}. {@code cpuMsPerBlock}: this JVM's CPU time over the turn per block,
+   * which other work on the machine changes far less than it changes latencies.
    */
   record Figures(Samples wall, Samples eventTs, Samples resultToNextCall, Samples resultToNextCallTs,
-                 Samples callToBlock, Samples blockToExec, Samples exec, double turnMs) {}
+                 Samples callToBlock, Samples blockToExec, Samples exec, double turnMs, double cpuMsPerBlock) {}
 }
