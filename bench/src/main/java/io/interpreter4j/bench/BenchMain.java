@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.bench.danger.DangerBlocksSection;
 import io.interpreter4j.bench.intercept.InterceptLatencySection;
 import io.interpreter4j.bench.jmh.JmhSections;
+import io.interpreter4j.bench.loop.LoopSection;
 import io.interpreter4j.bench.repl.ReplRoundTripSection;
 import io.interpreter4j.bench.sessions.ConcurrentSessionsSection;
 import io.interpreter4j.bench.sse.SseFanoutSection;
@@ -62,6 +63,7 @@ public final class BenchMain {
     Map<String, Section> sections = new LinkedHashMap<>();
     sections.put("repl_roundtrip", c -> ReplRoundTripSection.run(c.quick()));
     sections.put("intercept_latency", c -> InterceptLatencySection.run(c.quick()));
+    sections.put("loop", c -> LoopSection.run(c.quick()));
     sections.put("sessions", c -> ConcurrentSessionsSection.run(c.quick()));
     sections.put("scanner_throughput", c -> JmhSections.scanner(c.quick()));
     sections.put("danger_rules", c -> JmhSections.danger(c.quick()));

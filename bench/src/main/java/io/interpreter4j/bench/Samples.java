@@ -25,6 +25,11 @@ public final class Samples {
     return size;
   }
 
+  /** The samples in the order they were added, in nanoseconds. */
+  public synchronized long[] toArray() {
+    return Arrays.copyOf(nanos, size);
+  }
+
   /** The q-quantile (0..1) by the nearest-rank method, in milliseconds. */
   public synchronized double quantileMs(double q) {
     if (size == 0) {

@@ -16,6 +16,9 @@ final class Targets {
     atLeast(t, "repl_python_speedup_vs_jupyter", python.path("ratios").path("speedup_vs_jupyter_median"), 10);
     JsonNode intercept = report.path("intercept_latency");
     atMost(t, "intercept_p99_ms", intercept.path("i4j").path("p99_ms"), 1.0);
+    JsonNode loop = report.path("loop");
+    atMost(t, "loop_python_block_median_ms", loop.path("i4j").path("median_ms").path("median"), 1.5);
+    atLeast(t, "loop_speedup_vs_jupyter", loop.path("ratios").path("speedup_vs_jupyter_median"), 5);
     JsonNode sessions = report.path("sessions");
     check(t, "sessions_all_done", sessions.path("all_done"), "true", sessions.path("all_done").asBoolean(false));
     atMost(t, "heap_per_idle_session_kib", sessions.path("heap_per_idle_session_kib"), 64);

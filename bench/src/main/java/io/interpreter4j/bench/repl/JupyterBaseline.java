@@ -17,17 +17,18 @@ import java.util.concurrent.TimeUnit;
  * How Open Interpreter runs python: a Jupyter kernel (ipykernel) driven by jupyter_client's BlockingKernelClient,
  * execute then wait for the kernel's idle status. Timed inside the client, so process start-up is excluded.
  */
-final class JupyterBaseline {
+public final class JupyterBaseline {
 
   /** Debian's python3-jupyter-client and python3-ipykernel live under the system python. */
-  static final String PYTHON = "/usr/bin/python3";
+  public static final String PYTHON = "/usr/bin/python3";
 
   /** The samples and versions, or why there are none. */
-  record Result(Samples samples, String python, String ipykernel, String skipped) {}
+  public record Result(Samples samples, String python, String ipykernel, String skipped) {}
 
   private JupyterBaseline() {}
 
-  static Result measure(String code, int warmup, int iterations, Path dir) throws InterruptedException {
+  /** Rounds of one block, {@code code}; {@code "@FILE"} runs the blocks of a JSON list in FILE in turn, cycling. */
+  public static Result measure(String code, int warmup, int iterations, Path dir) throws InterruptedException {
     if (!Files.isExecutable(Path.of(PYTHON))
         || !Tools.output(List.of(PYTHON, "-c", "import jupyter_client, ipykernel; print('ok')")).strip().equals("ok")) {
       return new Result(null, null, null, "jupyter_client/ipykernel not importable by " + PYTHON

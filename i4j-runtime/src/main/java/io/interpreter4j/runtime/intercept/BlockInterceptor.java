@@ -3,12 +3,8 @@ package io.interpreter4j.runtime.intercept;
 import io.interpreter4j.core.intercept.FenceScanner;
 import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.model.LlmChunk;
-import java.util.List;
-import java.util.Optional;
 import org.apache.pekko.NotUsed;
-import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.javadsl.Flow;
-import org.apache.pekko.stream.javadsl.Source;
 
 /** Stream stages that turn the model's streamed answer into prose and code-block segments. */
 public final class BlockInterceptor {
@@ -22,17 +18,17 @@ public final class BlockInterceptor {
    * {@link LlmChunk.Usage} is dropped: the streamer taps it before this stage.
    */
   public static Flow<LlmChunk, Segment, NotUsed> codeBlocks(String defaultLanguage, int firstBlockIndex) {
-    return Flow.<LlmChunk>create()
-        .map(Optional::of)
-        // The end marker follows a completed upstream only: a failure overtakes it.
-        .concat(Source.single(Optional.<LlmChunk>empty()))
-        .<FenceScanner, List<Segment>>statefulMap(
-            () -> new FenceScanner(defaultLanguage, firstBlockIndex),
-            (scanner, chunk) -> Pair.create(scanner, chunk.isPresent() ? scan(scanner, chunk.get()) : scanner.finish()),
-            // statefulMap emits this on upstream failure too (Pekko 1.x), before failing: so nothing here.
-            scanner -> Optional.empty())
-        .mapConcat(segments -> segments)
-        .named("code-blocks");
+    return codeBlocks(defaultLanguage, firstBlockIndex, false);
+  }
+
+  /**
+   * As {@link #codeBlocks(String, int)}; with {@code firstBlockOnly} (first-block mode) the stream also completes
+   * right after the first runnable block closes, as {@link #untilFirstBlock()} after it would, in one stage.
+   */
+  public static Flow<LlmChunk, Segment, NotUsed> codeBlocks(String defaultLanguage, int firstBlockIndex,
+                                                           boolean firstBlockOnly) {
+    return Flow.fromGraph(new FenceScanStage(defaultLanguage, firstBlockIndex, firstBlockOnly))
+        .named(firstBlockOnly ? "code-blocks-until-first" : "code-blocks");
   }
 
   /**
@@ -43,13 +39,6 @@ public final class BlockInterceptor {
     return Flow.<Segment>create()
         .takeWhile(segment -> !isRunnableBlockClosed(segment), true)
         .named("until-first-block");
-  }
-
-  private static List<Segment> scan(FenceScanner scanner, LlmChunk chunk) {
-    if (chunk instanceof LlmChunk.TextDelta delta) {
-      return scanner.feed(delta.text());
-    }
-    return List.of();
   }
 
   /** Whether {@code segment} ends a first-block answer: {@link #untilFirstBlock()} completes right after it. */

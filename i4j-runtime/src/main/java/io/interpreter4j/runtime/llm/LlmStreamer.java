@@ -22,7 +22,6 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.stream.KillSwitches;
 import org.apache.pekko.stream.UniqueKillSwitch;
-import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.typed.javadsl.ActorSink;
 
@@ -198,17 +197,16 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
     pendingAck = null;
     final int thisRun = run;
     ActorRef<Command> self = getContext().getSelf();
-    Flow<Segment, Segment, org.apache.pekko.NotUsed> cut = current.firstBlockOnly()
-        ? BlockInterceptor.untilFirstBlock() : Flow.create();
     killSwitch = provider.stream(current.request(),
             (nextAttempt, reason, delay) -> self.tell(new ProviderRetry(thisRun, nextAttempt, reason, delay)))
-        .wireTap(chunk -> {
+        // the usage report is told on the way past (a tell never blocks); the scanner drops it
+        .map(chunk -> {
           if (chunk instanceof LlmChunk.Usage u) {
             self.tell(new UsageSeen(thisRun, u));
           }
+          return chunk;
         })
-        .via(BlockInterceptor.codeBlocks(defaultLanguage, current.firstBlockIndex()))
-        .via(cut)
+        .via(BlockInterceptor.codeBlocks(defaultLanguage, current.firstBlockIndex(), current.firstBlockOnly()))
         .viaMat(KillSwitches.single(), Keep.right())
         .toMat(ActorSink.<Segment, Command, Object>actorRefWithBackpressure(
             self,

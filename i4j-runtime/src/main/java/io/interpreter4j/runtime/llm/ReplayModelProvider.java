@@ -10,6 +10,8 @@ import io.interpreter4j.core.replay.CassettePlayer;
 import io.interpreter4j.core.replay.ReplayException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.stream.ThrottleMode;
 import org.apache.pekko.stream.javadsl.Source;
@@ -24,11 +26,14 @@ public final class ReplayModelProvider implements ModelProvider {
   private final String name;
   private final Cassette cassette;
   private final CassettePlayer player;
+  /** Whether some turn paces its chunks (delay_ms): only then does a call need the throttled source. */
+  private final boolean paced;
 
   public ReplayModelProvider(String name, Cassette cassette) {
     this.name = name;
     this.cassette = cassette;
     this.player = new CassettePlayer(cassette);
+    this.paced = cassette.turns().stream().anyMatch(turn -> turn.delayMs() > 0);
   }
 
   /**
@@ -57,25 +62,50 @@ public final class ReplayModelProvider implements ModelProvider {
    */
   @Override
   public Source<LlmChunk, NotUsed> stream(ModelRequest request) {
+    if (!paced) {
+      // The iterator is made (and the turn taken) when the stream starts: no nested materialisation per call.
+      return Source.fromIterator(() -> unpaced(request).iterator()).named("replay-model");
+    }
     return Source.fromMaterializer((materializer, attributes) -> replay(request))
         .mapMaterializedValue(ignored -> NotUsed.getInstance())
         .named("replay-model");
   }
 
+  /** A cassette without delays: the next turn's chunks and its usage, or a {@link ModelException}. */
+  private List<LlmChunk> unpaced(ModelRequest request) {
+    Turn turn = take(request);
+    List<String> texts = CassettePlayer.chunks(turn);
+    List<LlmChunk> chunks = new ArrayList<>(texts.size() + 1);
+    texts.forEach(text -> chunks.add(new LlmChunk.TextDelta(text)));
+    chunks.add(usage(request, turn));
+    return chunks;
+  }
+
   private Source<LlmChunk, NotUsed> replay(ModelRequest request) {
     Turn turn;
     try {
-      turn = player.next(request.lastMessageText());
-    } catch (ReplayException e) {
-      return Source.failed(new ModelException(e.getMessage(), false));
+      turn = take(request);
+    } catch (ModelException e) {
+      return Source.failed(e);
     }
     Source<LlmChunk, NotUsed> deltas = Source.from(CassettePlayer.chunks(turn)).map(LlmChunk.TextDelta::new);
     if (turn.delayMs() > 0) {
       // A burst of one lets the first chunk out at once and spaces the rest delay_ms apart.
       deltas = deltas.throttle(1, Duration.ofMillis(turn.delayMs()), 1, ThrottleMode.shaping());
     }
-    LlmChunk usage = new LlmChunk.Usage(roughTokens(inputChars(request)), roughTokens(turn.reply().length()));
-    return deltas.concat(Source.single(usage));
+    return deltas.concat(Source.single(usage(request, turn)));
+  }
+
+  private Turn take(ModelRequest request) {
+    try {
+      return player.next(request.lastMessageText());
+    } catch (ReplayException e) {
+      throw new ModelException(e.getMessage(), false);
+    }
+  }
+
+  private static LlmChunk usage(ModelRequest request, Turn turn) {
+    return new LlmChunk.Usage(roughTokens(inputChars(request)), roughTokens(turn.reply().length()));
   }
 
   private static long inputChars(ModelRequest request) {

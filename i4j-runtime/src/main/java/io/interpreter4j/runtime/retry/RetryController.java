@@ -24,8 +24,16 @@ public final class RetryController extends AbstractBehavior<RetryController.Comm
 
   public record BeforeModelCall(ActorRef<Verdict> replyTo) implements Command {}
 
-  public record BlockFinished(String code, boolean failed, String output, ActorRef<Verdict> replyTo)
-      implements Command {}
+  /**
+   * A block's result. {@code thenCall}: no block follows it, so the next step is a model call; the verdict then
+   * covers that call too (as a {@link BeforeModelCall} right after), which saves the session a round trip per block.
+   */
+  public record BlockFinished(String code, boolean failed, String output, boolean thenCall, ActorRef<Verdict> replyTo)
+      implements Command {
+    public BlockFinished(String code, boolean failed, String output, ActorRef<Verdict> replyTo) {
+      this(code, failed, output, false, replyTo);
+    }
+  }
 
   /**
    * {@code stopReason} present: give up the turn with that reason. {@code crash} present: the controller crashed
@@ -88,7 +96,12 @@ public final class RetryController extends AbstractBehavior<RetryController.Comm
   private Behavior<Command> onBlockFinished(BlockFinished m) {
     return answering(m.replyTo(), () -> {
       faults.hit(Faults.Point.RETRY_BLOCK_FINISHED);
-      return budget.afterBlock(m.code(), m.failed(), m.output());
+      Optional<String> stop = budget.afterBlock(m.code(), m.failed(), m.output());
+      if (stop.isPresent() || !m.thenCall()) {
+        return stop;
+      }
+      faults.hit(Faults.Point.RETRY_BEFORE_CALL);
+      return budget.beforeModelCall();
     });
   }
 

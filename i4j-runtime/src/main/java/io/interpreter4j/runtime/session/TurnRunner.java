@@ -48,7 +48,6 @@ final class TurnRunner {
   private final Answer answer = new Answer();
   private final List<String> results = new ArrayList<>();
   private boolean interruptRequested;
-  private boolean lastBlockFailed;
   /** The block a client gave that this turn runs ({@link Session.RunCode}), or null during a model's turn. */
   private ClientBlock client;
   private final BlockSteps blocks;
@@ -314,8 +313,10 @@ final class TurnRunner {
       return;
     }
     phase = Phase.CHECKING;
-    lastBlockFailed = failed;
-    askRetry(false, replyTo -> new RetryController.BlockFinished(code, failed, output, replyTo));
+    // No block follows (the answer has none left, or a failure drops the rest): the results go back to the model
+    // next, so the controller judges the block and that call in one answer rather than two in a row.
+    boolean thenCall = !answer.hasPending() || failed && settings.interceptorMode() == InterceptorMode.ALL_BLOCKS;
+    askRetry(thenCall, replyTo -> new RetryController.BlockFinished(code, failed, output, thenCall, replyTo));
   }
 
   private void askRetry(boolean beforeCall,
@@ -346,10 +347,10 @@ final class TurnRunner {
       return;
     }
     if (beforeCall) {
-      startModelCall();
-    } else if (lastBlockFailed && settings.interceptorMode() == InterceptorMode.ALL_BLOCKS) {
+      // after a block, the blocks of the answer not run yet (all-blocks mode, after a failure) are dropped
       answer.dropPending();
-      sendResultsAndContinue();
+      flushResults();
+      startModelCall();
     } else {
       blocks.runNext();
     }

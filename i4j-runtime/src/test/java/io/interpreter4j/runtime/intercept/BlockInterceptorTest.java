@@ -24,6 +24,8 @@ import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class BlockInterceptorTest {
 
@@ -70,15 +72,21 @@ class BlockInterceptorTest {
         segments.get(segments.size() - 1));
   }
 
-  @Test
-  void aFailedUpstreamFlushesNoBlockAndTheFailureReachesTheEnd() throws Exception {
+  /** First-block mode as the streamer runs it (one fused stage) and as two stages. */
+  private static Flow<LlmChunk, Segment, NotUsed> untilFirstBlock(boolean fused) {
+    return fused ? BlockInterceptor.codeBlocks("python", 1, true)
+        : BlockInterceptor.codeBlocks("python", 1).via(BlockInterceptor.untilFirstBlock());
+  }
+
+  @ParameterizedTest(name = "fused: {0}")
+  @ValueSource(booleans = {false, true})
+  void aFailedUpstreamFlushesNoBlockAndTheFailureReachesTheEnd(boolean fused) throws Exception {
     // Upstream fails only once the block has opened downstream: the failure must not close the block.
     CompletableFuture<LlmChunk> cut = new CompletableFuture<>();
     List<Segment> seen = new CopyOnWriteArrayList<>();
     CompletionStage<List<Segment>> result = Source.from(deltas("Run:\n```python\nprint(str(6*7)"))
         .concat(Source.completionStage(cut))
-        .via(BlockInterceptor.codeBlocks("python", 1))
-        .via(BlockInterceptor.untilFirstBlock())
+        .via(untilFirstBlock(fused))
         .map(segment -> {
           seen.add(segment);
           if (segment instanceof Segment.BlockOpen) {
@@ -103,8 +111,9 @@ class BlockInterceptorTest {
     assertEquals(new Segment.BlockOpen(1, "python", "", true), run(source, flow).get(0));
   }
 
-  @Test
-  void untilFirstBlockCompletesAfterTheFirstBlockAndCancelsUpstream() throws Exception {
+  @ParameterizedTest(name = "fused: {0}")
+  @ValueSource(booleans = {false, true})
+  void untilFirstBlockCompletesAfterTheFirstBlockAndCancelsUpstream(boolean fused) throws Exception {
     // Source.never() keeps upstream open: only a cancel can terminate it.
     Source<LlmChunk, CompletionStage<Done>> upstream = Source.from(
             deltas("a\n```python\n1\n", "```\nb\n", "```bash\n2\n```\n"))
@@ -112,8 +121,7 @@ class BlockInterceptorTest {
         .watchTermination(Keep.right());
 
     Pair<CompletionStage<Done>, CompletionStage<List<Segment>>> result = upstream
-        .via(BlockInterceptor.codeBlocks("python", 1))
-        .via(BlockInterceptor.untilFirstBlock())
+        .via(untilFirstBlock(fused))
         .toMat(Sink.seq(), Keep.both())
         .run(testKit.system());
 
@@ -126,11 +134,11 @@ class BlockInterceptorTest {
     assertEquals(Done.getInstance(), result.first().toCompletableFuture().get(5, TimeUnit.SECONDS));
   }
 
-  @Test
-  void untilFirstBlockPassesEverythingWhenThereIsNoBlock() throws Exception {
+  @ParameterizedTest(name = "fused: {0}")
+  @ValueSource(booleans = {false, true})
+  void untilFirstBlockPassesEverythingWhenThereIsNoBlock(boolean fused) throws Exception {
     List<Segment> segments = Source.from(deltas("just ", "prose\n```text\nout\n```\n"))
-        .via(BlockInterceptor.codeBlocks("python", 1))
-        .via(BlockInterceptor.untilFirstBlock())
+        .via(untilFirstBlock(fused))
         .runWith(Sink.seq(), testKit.system())
         .toCompletableFuture().get(5, TimeUnit.SECONDS);
 
