@@ -34,7 +34,7 @@ import sun.misc.Signal;
     footer = {"", "Example:", "  i4j run -y --json --model replay:examples/hello.json \"say hello\""})
 final class RunCommand implements Callable<Integer> {
 
-  @Mixin CommonOptions options;
+  @Mixin ConversationOptions options;
 
   @Parameters(index = "0", paramLabel = "TASK", description = "The task for the model; - reads it from stdin.")
   String task;

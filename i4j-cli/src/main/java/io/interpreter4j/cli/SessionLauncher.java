@@ -52,7 +52,8 @@ final class SessionLauncher {
     this.env = env;
     this.out = out;
     try {
-      this.config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env);
+      this.config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env,
+          ConfigWarnings.stderr("i4j"));
       this.settings = Settings.from(config, env);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
@@ -96,7 +97,8 @@ final class SessionLauncher {
   /** The settings alone (for commands that only read the data folder): config file, profile, environment. */
   static Settings settingsOnly(java.nio.file.Path configFile, String profile, Map<String, String> env) {
     try {
-      return Settings.from(ConfigLoader.load(configFile, Profiles.layer(profile, env), Map.of(), env), env);
+      return Settings.from(ConfigLoader.load(configFile, Profiles.layer(profile, env), Map.of(), env,
+          ConfigWarnings.stderr("i4j")), env);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
     }
@@ -125,7 +127,12 @@ final class SessionLauncher {
       Approver effective = approver;
       ServerHandle server = null;
       if (dashboard != null) {
-        server = Server.start(system, dashboard, settings, models(options, system), host);
+        try {
+          server = Server.start(system, dashboard, settings, models(options, system), host);
+        } catch (IllegalStateException e) {
+          throw new ModelFactory.UsageException("the dashboard: "
+              + BindFailure.describe(dashboard.host(), dashboard.port(), e));
+        }
         SessionHub.Registration registration = server.register(id, settings.dataDir());
         subscribers.add(registration.subscriber());
         effective = FirstAnswerApprover.of(approver, registration.approver());

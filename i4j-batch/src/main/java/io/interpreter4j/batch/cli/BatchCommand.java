@@ -179,7 +179,8 @@ public final class BatchCommand implements Callable<Integer> {
       return usage("--sandbox-network: " + e.getMessage());
     }
     try {
-      loaded = ConfigLoader.load(config, overrides(), env);
+      loaded = ConfigLoader.load(config, ConfigFactory.empty(), overrides(), env,
+          warning -> err.println("i4j batch: warning: " + warning));
       settings = Settings.from(loaded, env);
     } catch (IllegalArgumentException e) {
       return usage(e.getMessage());
@@ -327,7 +328,7 @@ public final class BatchCommand implements Callable<Integer> {
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      return DurationFlags.parse(value, TypeConversionException::new);
+      return DurationFlags.parsePositive(value, TypeConversionException::new);
     }
   }
 }

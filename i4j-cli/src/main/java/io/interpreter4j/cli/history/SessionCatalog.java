@@ -27,7 +27,7 @@ public final class SessionCatalog {
 
   private SessionCatalog() {}
 
-  /** Every session with a journal, newest first. */
+  /** Every session with a journal in which something was said, newest first. */
   public static List<Entry> list(Path dataDir) {
     Path dir = Journal.sessionsDir(dataDir);
     if (!Files.isDirectory(dir)) {
@@ -135,7 +135,8 @@ public final class SessionCatalog {
     } catch (IOException | RuntimeException e) {
       // an unreadable journal is listed with what was read, or not at all
     }
-    if (started == null) {
+    if (started == null || turns == 0 && title.isEmpty()) {
+      // nothing was said: the session forgets itself when it stops (SessionEvents); one killed first is not listed
       return Optional.empty();
     }
     return Optional.of(new Entry(id, started, title, status, model, turns, resumedFrom, journal));
