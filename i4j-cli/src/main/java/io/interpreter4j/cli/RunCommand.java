@@ -86,8 +86,8 @@ final class RunCommand implements Callable<Integer> {
         }
       });
       TurnStatus status = SessionLauncher.awaitTurn(session.send(text), approver, prompter);
-      if (status == TurnStatus.FAILED) {
-        // scripts read the cause here, whatever stdout carries (events under --json)
+      if (status == TurnStatus.FAILED && (options.json || !terminal)) {
+        // scripts read the cause here, whatever stdout carries (events under --json); on a terminal it was just shown
         System.err.println("i4j: the task failed: " + (session.lastReason() == null ? "see the events above"
             : session.lastReason()));
       }

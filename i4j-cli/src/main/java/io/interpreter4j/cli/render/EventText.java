@@ -69,6 +69,7 @@ final class EventText {
       case "undo" -> "last message undone (%undo)";
       case "load" -> "conversation loaded from " + c.source() + " (" + c.messages().size() + " messages)";
       case "resume" -> "resumed from session " + c.source() + " (" + c.messages().size() + " messages)";
+      case "earlier" -> "continues from " + c.source() + " (" + c.messages().size() + " messages)";
       default -> "conversation replaced (" + c.reason() + ")";
     };
   }

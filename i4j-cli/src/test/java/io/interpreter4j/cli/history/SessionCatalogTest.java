@@ -29,7 +29,8 @@ class SessionCatalogTest {
     new Journals("20260102-100000-bbbbbb", Instant.parse("2026-01-02T10:00:00Z"))
         .add(new EventPayload.SessionStarted("openai/gpt-4o", "/w"),
             new EventPayload.Conversation("resume", "20260101-100000-aaaaaa",
-                List.of(new EventPayload.Message("user", "list the files"))))
+                List.of(new EventPayload.Message("user", "list the files"))),
+            new EventPayload.UserMessage("and now the folders"))
         .write(data);
     Files.createDirectories(data.resolve("sessions/empty-session"));
     List<SessionCatalog.Entry> all = SessionCatalog.list(data);
