@@ -61,7 +61,7 @@ import sun.misc.SignalHandler;
         "Without -y no block can run (nobody can approve it): tasks with code end 'blocked'.",
         "Exit codes: 0 every task done, 1 some task not done, 2 invalid task file or usage, 130 stopped "
             + "(Ctrl-C, SIGTERM)."},
-    footer = {"", "Example:", "  i4j batch examples/batch-tasks.jsonl -y --parallel 4 --out results.jsonl",
+    footer = {"", "Example:", "  i4j batch examples/batch-tasks.jsonl -y --parallel 4 --out /tmp/i4j-results.jsonl",
         "", "See docs/batch.md."})
 public final class BatchCommand implements Callable<Integer> {
 
