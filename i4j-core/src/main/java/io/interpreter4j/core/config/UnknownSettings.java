@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import io.interpreter4j.core.text.EditDistance;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -75,7 +76,7 @@ public final class UnknownSettings {
     int bestDistance = Integer.MAX_VALUE;
     String last = key.substring(key.lastIndexOf('.') + 1);
     for (String candidate : knownKeys) {
-      int whole = distance(key, candidate);
+      int whole = EditDistance.between(key, candidate);
       String candidateLast = candidate.substring(candidate.lastIndexOf('.') + 1);
       // a right name in the wrong block ("timeout" at the top) counts as near too
       int d = Math.min(whole, last.equals(candidateLast) ? 1 : Integer.MAX_VALUE);
@@ -85,25 +86,5 @@ public final class UnknownSettings {
       }
     }
     return bestDistance <= Math.max(2, key.length() / 3) ? best : null;
-  }
-
-  /** Levenshtein distance. */
-  static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
   }
 }
