@@ -16,12 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
 class SessionEventsTest {
   @TempDir Path tmp;
 
+  private SessionEvents started(String id) throws Exception {
+    SessionEvents events = new SessionEvents(id, tmp.resolve("sessions/" + id + "/events.jsonl"), Clock.systemUTC(),
+        SecretRedactor.fromEnvironment(java.util.Map.of()));
+    events.publish(new EventPayload.SessionStarted("replay:x.json", "/w"));
+    return events;
+  }
+
   @Test
   void aSessionWhereNothingWasSaidLeavesNoJournalBehind() throws Exception {
-    Path journal = tmp.resolve("sessions/s1/events.jsonl");
-    SessionEvents events = new SessionEvents("s1", journal, Clock.systemUTC(), SecretRedactor.fromEnvironment(
-        java.util.Map.of()));
-    events.publish(new EventPayload.SessionStarted("replay:x.json", "/w"));
+    SessionEvents events = started("s1");
+    Path journal = events.journalFile();
     events.publish(new EventPayload.Conversation("resume", "s0", List.of()));
     assertTrue(Files.exists(journal), "written as it goes");
     events.closeAndForgetIfSilent();
@@ -30,12 +35,9 @@ class SessionEventsTest {
 
   @Test
   void aSessionWhereSomethingWasSaidIsKept() throws Exception {
-    Path journal = tmp.resolve("sessions/s2/events.jsonl");
-    SessionEvents events = new SessionEvents("s2", journal, Clock.systemUTC(), SecretRedactor.fromEnvironment(
-        java.util.Map.of()));
-    events.publish(new EventPayload.SessionStarted("replay:x.json", "/w"));
+    SessionEvents events = started("s2");
     events.publish(new EventPayload.UserMessage("hello"));
     events.closeAndForgetIfSilent();
-    assertEquals(2, Files.readAllLines(journal).size());
+    assertEquals(2, Files.readAllLines(events.journalFile()).size());
   }
 }
