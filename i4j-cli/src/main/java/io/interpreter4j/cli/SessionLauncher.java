@@ -62,6 +62,12 @@ final class SessionLauncher {
       throw new ModelFactory.UsageException("working directory not found: " + settings.workdir()
           + " (give an existing folder to --workdir)");
     }
+    try {
+      Files.createDirectories(settings.dataDir().resolve("sessions"));
+    } catch (java.io.IOException e) {
+      throw new ModelFactory.UsageException("cannot keep sessions in " + settings.dataDir() + " (" + e.getMessage()
+          + "): set I4J_HOME or interpreter4j.data-dir to a folder you can write");
+    }
     applyProcessDefaults(config, settings, env);
     if (autoRun()) {
       announceAutoRun(System.err);

@@ -95,6 +95,8 @@ class BadInputTest {
             .withEnv("I4J_MAX_OUTPUT", "lots"),
         Case.of("run: I4J_APPROVAL", 2, "I4J_APPROVAL=sometimes must be ask or auto", "run", "-m", model, "x")
             .withEnv("I4J_APPROVAL", "sometimes"),
+        Case.of("run: I4J_HOME a file", 2, "cannot keep sessions in " + cassette, "run", "-m", model, "x")
+            .withEnv("I4J_HOME", cassette.toString()),
         Case.of("run: I4J_PROFILE", 2, "profile 'ghost' not found", "run", "-m", model, "x")
             .withEnv("I4J_PROFILE", "ghost"),
         Case.of("serve: port taken", 2, "port " + port + " on 127.0.0.1 is already in use (--port 0 picks a free one)",
