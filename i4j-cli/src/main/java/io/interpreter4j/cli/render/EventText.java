@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The words both renderers print for an event, so that plain text and the terminal say the same thing; each
- * renderer only adds its own symbols, colours and layout.
+ * The words both renderers (and the markdown export) print for an event, so that plain text, the terminal and a
+ * transcript say the same thing; each only adds its own symbols, colours and layout.
  */
-final class EventText {
+public final class EventText {
 
   private EventText() {}
 
@@ -53,7 +53,7 @@ final class EventText {
    * The end of a turn that did not finish as done: "turn ended: failed" alone when the error just shown already
    * said why (a model failure is then said once), else with the reason; null for a done turn.
    */
-  static String turnEnd(EventPayload.TurnFinished t, String lastError) {
+  public static String turnEnd(EventPayload.TurnFinished t, String lastError) {
     if (t.status() == TurnStatus.DONE) {
       return null;
     }
