@@ -13,9 +13,10 @@ import java.util.List;
  * {@code %reset} drops the turns before it, {@code %undo} the last one; a conversation loaded or resumed is kept as
  * its messages, since its events are in another journal (or none). The same rule as {@link ConversationTitle}.
  *
+ * @param restoredBy the {@code conversation} event's reason that brought them ({@code load}, {@code resume}), or null
  * @param restored messages the conversation started from (load, resume, or what an undo left of them), or empty
  */
-public record TurnLog(String session, String model, Instant started, String restoredFrom,
+public record TurnLog(String session, String model, Instant started, String restoredFrom, String restoredBy,
                       List<EventPayload.Message> restored, List<Turn> turns) {
 
   /** The reason of the {@code conversation} marker {@link #transcript()} puts before restored messages. */
@@ -29,6 +30,7 @@ public record TurnLog(String session, String model, Instant started, String rest
     String model = "";
     Instant started = null;
     String restoredFrom = null;
+    String restoredBy = null;
     List<EventPayload.Message> restored = List.of();
     List<Turn> turns = new ArrayList<>();
     for (Event e : events) {
@@ -48,6 +50,7 @@ public record TurnLog(String session, String model, Instant started, String rest
           turns.clear();
           restored = c.messages();
           restoredFrom = c.reason().equals("reset") ? null : c.source();
+          restoredBy = c.reason();
         }
       } else if (p instanceof EventPayload.UserMessage m) {
         turns.add(new Turn(m.text(), e.ts(), new ArrayList<>()));
@@ -55,7 +58,8 @@ public record TurnLog(String session, String model, Instant started, String rest
         turns.get(turns.size() - 1).events().add(p);
       }
     }
-    return new TurnLog(session, model, started == null ? Instant.EPOCH : started, restoredFrom, restored, turns);
+    return new TurnLog(session, model, started == null ? Instant.EPOCH : started, restoredFrom, restoredBy, restored,
+        turns);
   }
 
   /** The first user message, on one line: the conversation's title (as {@code i4j sessions} says it). */
@@ -74,8 +78,9 @@ public record TurnLog(String session, String model, Instant started, String rest
   public List<EventPayload> transcript() {
     List<EventPayload> out = new ArrayList<>();
     if (!restored.isEmpty()) {
-      out.add(new EventPayload.Conversation(EARLIER, restoredFrom == null ? "earlier messages" : restoredFrom,
-          restored));
+      out.add(restoredFrom == null || restoredBy == null
+          ? new EventPayload.Conversation(EARLIER, "earlier messages", restored)
+          : new EventPayload.Conversation(restoredBy, restoredFrom, restored));
       for (EventPayload.Message m : restored) {
         if (m.role().equals("assistant")) {
           out.add(new EventPayload.AssistantMessage(m.content()));

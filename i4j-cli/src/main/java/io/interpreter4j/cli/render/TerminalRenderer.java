@@ -95,10 +95,7 @@ public final class TerminalRenderer extends EventRenderer {
       clearStatus();
       clearPreview();
       endLine();
-      for (String row : TextWrap.hanging(text, width(), hang)) {
-        out.print(row);
-        out.print('\n');
-      }
+      out.print(String.join("\n", TextWrap.hanging(text, width(), hang)) + "\n"); // one write: no half-drawn text
       atLineStart = true;
       blockOnScreen = 0;
       frameEndLast = false;

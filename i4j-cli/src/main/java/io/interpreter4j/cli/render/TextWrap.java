@@ -42,10 +42,16 @@ public final class TextWrap {
    */
   public static List<String> hanging(String text, int width, int hang) {
     List<String> rows = new ArrayList<>();
+    SgrState sgr = new SgrState(); // a style opened on one line goes on over the next, as wrap() carries it
     for (String line : text.split("\n", -1)) {
+      String reopened = sgr.reopen();
+      sgr.track(line);
       String plain = Ansi.strip(line);
       int leading = plain.length() - plain.stripLeading().length();
-      rows.addAll(wrap(line, width, "", " ".repeat(Math.max(leading, hang))));
+      String indent = " ".repeat(leading);
+      boolean plainIndent = line.startsWith(indent); // the indent before any style: kept as the first row's indent
+      rows.addAll(wrapLine(reopened + (plainIndent ? line.substring(leading) : line), width,
+          plainIndent ? indent : "", " ".repeat(Math.max(leading, hang))));
     }
     return rows;
   }

@@ -127,6 +127,8 @@ class TerminalRendererTest {
     renderer.println("✓ saved 6 messages to the conversations folder; %load brings them back");
     assertEquals("✓ saved 6 messages to the conversations\n  folder; %load brings them back\n",
         Ansi.strip(printed()));
+    renderer.println("Commands\n  %help     this list");
+    assertEquals("Commands\n  %help     this list\n", Ansi.strip(printed()), "an indented line keeps its indent");
   }
 
   @Test
