@@ -264,7 +264,6 @@ class TerminalTest {
     chat(c);
     tmux.line("%help");
     tmux.await("%jupyter \\[FILE\\]\\s+export the conversation as a Jupyter notebook", WAIT);
-    tmux.await("^❯ \\z", WAIT); // typed before the prompt is drawn, the keys would echo where the prompt goes
     tmux.type("%verb");
     tmux.key("Tab");
     tmux.await("^❯ %verbose\\z", WAIT);
