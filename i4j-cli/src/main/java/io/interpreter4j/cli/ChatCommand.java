@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
         "", "Configuration: docs/configuration.md. Events: docs/events.md. Terminal: docs/terminal.md."})
 final class ChatCommand implements Callable<Integer> {
 
-  @Mixin CommonOptions options;
+  @Mixin ConversationOptions options;
 
   @Option(names = "--dashboard", description = "Also serve the web dashboard for this session (watch and approve "
       + "in a browser; the URL is printed).")

@@ -10,8 +10,11 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The options every command that talks to a model shares; each one overrides a configuration setting. */
-public final class CommonOptions {
+/**
+ * The options every command that talks to a model shares ({@code serve} included); each one overrides a configuration
+ * setting. The ones of a single conversation on this terminal are {@link ConversationOptions}'.
+ */
+public class CommonOptions {
 
   @Option(names = {"-m", "--model"}, paramLabel = "MODEL",
       description = "Model: replay:FILE (offline cassette), openai/NAME, anthropic/NAME, ollama/NAME, ... "
@@ -29,8 +32,7 @@ public final class CommonOptions {
           + "auto = on for OpenAI, Anthropic, OpenRouter and Groq, off for local servers. Default: auto.")
   String toolCalling;
 
-  @Option(names = "--record", paramLabel = "FILE",
-      description = "Write the model's replies to a replay cassette, to replay the session offline later.")
+  /** {@code --record}: only the commands that hold one conversation offer it ({@link ConversationOptions}). */
   Path record;
 
   @Option(names = {"-y", "--yes"}, description = "Run code without asking (auto-approve).")
@@ -42,10 +44,10 @@ public final class CommonOptions {
 
   @Mixin SandboxOptions sandbox = new SandboxOptions();
 
-  @Option(names = "--json", description = "Print one JSON event per line on stdout and nothing else (see docs/events.md).")
+  /** {@code --json}: see {@link ConversationOptions}. */
   boolean json;
 
-  @Option(names = "--max-output", paramLabel = "CHARS",
+  @Option(names = "--max-output", paramLabel = "CHARS", converter = MaxOutputConverter.class,
       description = "Characters of a block's output sent to the model (head and tail kept). Default: 4000.")
   Integer maxOutput;
 
@@ -53,7 +55,7 @@ public final class CommonOptions {
       description = "Per-block timeout: seconds, or a duration like 90s, 5m. Default: 120s.")
   Duration timeout;
 
-  @Option(names = "--max-iterations", paramLabel = "N", description = "Model calls per message. Default: 30.")
+  @Option(names = "--max-iterations", paramLabel = "N", converter = IterationsConverter.class, description = "Model calls per message. Default: 30.")
   Integer maxIterations;
 
   @Option(names = "--workdir", paramLabel = "DIR", description = "Working directory of the code. Default: the current one.")
@@ -67,8 +69,7 @@ public final class CommonOptions {
           + "instructions; 'i4j profiles' lists them). Default: I4J_PROFILE.")
   String profile;
 
-  @Option(names = "--plain", description = "No colours, frames or status line (also when stdout is not a terminal "
-      + "or NO_COLOR is set).")
+  /** {@code --plain}: see {@link ConversationOptions}. */
   boolean plain;
 
   @Option(names = "--config", paramLabel = "FILE",
@@ -128,7 +129,44 @@ public final class CommonOptions {
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      return DurationFlags.parse(value, picocli.CommandLine.TypeConversionException::new);
+      return DurationFlags.parsePositive(value, picocli.CommandLine.TypeConversionException::new);
+    }
+  }
+
+  /** A whole number of at least {@code min}, said in the flag's words when it is not. */
+  abstract static class AtLeastConverter implements ITypeConverter<Integer> {
+    private final int min;
+
+    AtLeastConverter(int min) {
+      this.min = min;
+    }
+
+    @Override
+    public Integer convert(String value) {
+      int n;
+      try {
+        n = Integer.parseInt(value.strip());
+      } catch (NumberFormatException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a whole number");
+      }
+      if (n < min) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is less than " + min);
+      }
+      return n;
+    }
+  }
+
+  /** {@code --max-output}: at least 200 characters (head and tail must both fit). */
+  public static final class MaxOutputConverter extends AtLeastConverter {
+    public MaxOutputConverter() {
+      super(200);
+    }
+  }
+
+  /** {@code --max-iterations}: at least one model call. */
+  public static final class IterationsConverter extends AtLeastConverter {
+    public IterationsConverter() {
+      super(1);
     }
   }
 }

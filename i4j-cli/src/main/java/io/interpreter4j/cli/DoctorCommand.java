@@ -49,7 +49,8 @@ final class DoctorCommand implements Callable<Integer> {
     sandbox.addTo(overrides);
     ProtectionReport report;
     try {
-      Config loaded = ConfigLoader.load(config, Profiles.layer(profile, env), overrides, env);
+      Config loaded = ConfigLoader.load(config, Profiles.layer(profile, env), overrides, env,
+          ConfigWarnings.stderr("i4j"));
       Settings settings = Settings.from(loaded, env);
       SandboxSettings sandboxSettings = SandboxSettings.from(loaded);
       Containment containment = Containment.of(sandboxSettings,

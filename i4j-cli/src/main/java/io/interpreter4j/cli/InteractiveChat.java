@@ -168,6 +168,8 @@ final class InteractiveChat {
         display.println(display.theme().dim("(Ctrl-D exits)"));
         continue;
       } catch (EndOfFileException e) {
+        reader.getTerminal().writer().println(); // the shell's prompt starts on a line of its own
+        reader.getTerminal().flush();
         return 0;
       }
       String text = ChatInput.message(line);

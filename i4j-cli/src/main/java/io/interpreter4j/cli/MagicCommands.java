@@ -189,7 +189,7 @@ final class MagicCommands {
               + "per million tokens in / out)", p.cost(total, 0), p.model(), p.inputPerMillion(),
               p.outputPerMillion())));
     }
-    display.println(sb.toString());
+    display.println(sb.toString(), 9);
   }
 
   private static boolean isOpenAiTokenizer(String name) {
@@ -260,7 +260,7 @@ final class MagicCommands {
     row(sb, "data", settings.dataDir().toString());
     row(sb, "profile", profile == null || profile.isBlank() ? theme.dim("none") : profile);
     row(sb, "verbose", display.verbose() ? "on" : "off");
-    display.println(sb.toString().stripTrailing());
+    display.println(sb.toString().stripTrailing(), 10);
   }
 
   private void row(StringBuilder sb, String label, String value) {

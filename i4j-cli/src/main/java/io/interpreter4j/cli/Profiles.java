@@ -83,7 +83,7 @@ final class Profiles {
     try {
       return ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
     } catch (ConfigException e) {
-      throw new ModelFactory.UsageException("cannot read profile " + file + ": " + e.getMessage());
+      throw new ModelFactory.UsageException(ConfigLoader.parseError("profile", file, e));
     }
   }
 }

@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
             + "and other REPL state of the earlier blocks are gone; the model is told so."})
 final class ResumeCommand implements Callable<Integer> {
 
-  @Mixin CommonOptions options;
+  @Mixin ConversationOptions options;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "ID",
       description = "Session id, or a unique part of it ('i4j sessions' lists them). Default: the latest.")

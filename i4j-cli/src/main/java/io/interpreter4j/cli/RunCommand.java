@@ -34,7 +34,7 @@ import sun.misc.Signal;
     footer = {"", "Example:", "  i4j run -y --json --model replay:examples/hello.json \"say hello\""})
 final class RunCommand implements Callable<Integer> {
 
-  @Mixin CommonOptions options;
+  @Mixin ConversationOptions options;
 
   @Parameters(index = "0", paramLabel = "TASK", description = "The task for the model; - reads it from stdin.")
   String task;
@@ -86,8 +86,8 @@ final class RunCommand implements Callable<Integer> {
         }
       });
       TurnStatus status = SessionLauncher.awaitTurn(session.send(text), approver, prompter);
-      if (status == TurnStatus.FAILED) {
-        // scripts read the cause here, whatever stdout carries (events under --json)
+      if (status == TurnStatus.FAILED && (options.json || !terminal)) {
+        // scripts read the cause here, whatever stdout carries (events under --json); on a terminal it was just shown
         System.err.println("i4j: the task failed: " + (session.lastReason() == null ? "see the events above"
             : session.lastReason()));
       }

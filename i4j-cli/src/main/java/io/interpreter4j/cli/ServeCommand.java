@@ -42,7 +42,7 @@ final class ServeCommand implements Callable<Integer> {
       try {
         int listed = server.hub().restore(dataDir, EARLIER_SESSIONS);
         if (listed > 0) {
-          System.out.println("i4j: listed " + listed + " earlier session" + (listed == 1 ? "" : "s") + " from "
+          System.err.println("i4j: listed " + listed + " earlier session" + (listed == 1 ? "" : "s") + " from "
               + dataDir.resolve("sessions") + " (read-only)");
         }
       } catch (java.io.IOException | RuntimeException e) {
@@ -57,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
-    SessionLauncher launcher = new SessionLauncher(options, env, System.out);
+    SessionLauncher launcher = new SessionLauncher(options, env, System.err);
     if (!launcher.autoRun()) {
       SessionLauncher.announceAutoRun(System.err); // clients may start autoRun sessions
     }
@@ -73,17 +73,16 @@ final class ServeCommand implements Callable<Integer> {
       throw new ModelFactory.UsageException(e.getMessage());
     } catch (RuntimeException e) {
       system.terminate();
-      throw new ModelFactory.UsageException("cannot serve on " + host + ":" + port + ": " + e.getMessage());
+      throw new ModelFactory.UsageException(BindFailure.describe(host, port, e));
     }
-    System.out.println("i4j: serving on " + server.baseUrl() + " (Ctrl-C stops)");
-    System.out.println("i4j: open the dashboard at " + server.url());
-    System.out.flush();
+    System.err.println("i4j: serving on " + server.baseUrl() + " (Ctrl-C stops)");
+    System.err.println("i4j: open the dashboard at " + server.url());
     listEarlierSessions(server, launcher.settings.dataDir());
     CountDownLatch stop = new CountDownLatch(1);
     Signal.handle(new Signal("INT"), sig -> stop.countDown());
     Signal.handle(new Signal("TERM"), sig -> stop.countDown());
     stop.await();
-    System.out.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());
+    System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());
     server.stop();
     system.terminate();
     system.getWhenTerminated().toCompletableFuture().get();

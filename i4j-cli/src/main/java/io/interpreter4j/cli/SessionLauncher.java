@@ -52,7 +52,8 @@ final class SessionLauncher {
     this.env = env;
     this.out = out;
     try {
-      this.config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env);
+      this.config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env,
+          ConfigWarnings.stderr("i4j"));
       this.settings = Settings.from(config, env);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
@@ -60,6 +61,12 @@ final class SessionLauncher {
     if (!Files.isDirectory(settings.workdir())) {
       throw new ModelFactory.UsageException("working directory not found: " + settings.workdir()
           + " (give an existing folder to --workdir)");
+    }
+    try {
+      Files.createDirectories(settings.dataDir().resolve("sessions"));
+    } catch (java.io.IOException e) {
+      throw new ModelFactory.UsageException("cannot keep sessions in " + settings.dataDir() + " (" + e.getMessage()
+          + "): set I4J_HOME or interpreter4j.data-dir to a folder you can write");
     }
     applyProcessDefaults(config, settings, env);
     if (autoRun()) {
@@ -96,7 +103,8 @@ final class SessionLauncher {
   /** The settings alone (for commands that only read the data folder): config file, profile, environment. */
   static Settings settingsOnly(java.nio.file.Path configFile, String profile, Map<String, String> env) {
     try {
-      return Settings.from(ConfigLoader.load(configFile, Profiles.layer(profile, env), Map.of(), env), env);
+      return Settings.from(ConfigLoader.load(configFile, Profiles.layer(profile, env), Map.of(), env,
+          ConfigWarnings.stderr("i4j")), env);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
     }
@@ -125,7 +133,12 @@ final class SessionLauncher {
       Approver effective = approver;
       ServerHandle server = null;
       if (dashboard != null) {
-        server = Server.start(system, dashboard, settings, models(options, system), host);
+        try {
+          server = Server.start(system, dashboard, settings, models(options, system), host);
+        } catch (IllegalStateException e) {
+          throw new ModelFactory.UsageException("the dashboard: "
+              + BindFailure.describe(dashboard.host(), dashboard.port(), e));
+        }
         SessionHub.Registration registration = server.register(id, settings.dataDir());
         subscribers.add(registration.subscriber());
         effective = FirstAnswerApprover.of(approver, registration.approver());

@@ -63,7 +63,7 @@ final class SessionsCommand implements Callable<Integer> {
     String format = "%-" + idWidth + "s  %-16s  %-11s  %5s  %s%n";
     out.printf(format, "ID", "STARTED", "STATUS", "TURNS", "TITLE");
     for (SessionCatalog.Entry e : shown) {
-      String title = e.title().isEmpty() ? "(no message)" : e.title();
+      String title = e.title();
       if (e.resumedFrom() != null) {
         title = title + "  (resumed from " + e.resumedFrom() + ")";
       }

@@ -9,6 +9,7 @@ import io.interpreter4j.cli.render.PlainRenderer;
 import io.interpreter4j.cli.render.TerminalRenderer;
 import io.interpreter4j.cli.render.TerminalSize;
 import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventPayload;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -19,7 +20,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code i4j show ID}: a kept session's transcript, rendered as it looked, or as markdown. */
 @Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-    description = "Print the transcript of a kept session: messages, code, outputs, exit codes.")
+    description = {"Print the transcript of a kept session: messages, code, outputs, exit codes.",
+        "It shows the conversation as it stands at the end, as --markdown and 'i4j sessions' do: an exchange taken "
+            + "back with %%undo, or cleared by %%reset, is not shown."})
 final class ShowCommand implements Callable<Integer> {
 
   @Mixin DataOptions data;
@@ -44,8 +47,9 @@ final class ShowCommand implements Callable<Integer> {
       throw new ModelFactory.UsageException(e.getMessage());
     }
     List<Event> events = Journal.read(entry.journal());
+    TurnLog log = TurnLog.of(events);
     if (markdown) {
-      System.out.print(MarkdownExport.render(TurnLog.of(events)));
+      System.out.print(MarkdownExport.render(log));
       return 0;
     }
     boolean rich = System.console() != null && !plain && !env.containsKey("NO_COLOR")
@@ -53,7 +57,11 @@ final class ShowCommand implements Callable<Integer> {
     TerminalSize size = rich ? TerminalSize.probe(env) : new TerminalSize(80, 24);
     try (EventRenderer renderer = rich ? new TerminalRenderer(System.out, size::columns, size::rows, true)
         : new PlainRenderer(System.out, false, true)) {
-      events.forEach(renderer);
+      // the same conversation as --markdown and 'i4j sessions' (see TurnLog): what %undo took back is not in it
+      events.stream().filter(e -> e.payload() instanceof EventPayload.SessionStarted).limit(1).forEach(renderer);
+      for (EventPayload p : log.transcript()) {
+        renderer.accept(new Event(log.session(), 0, log.started(), p));
+      }
     }
     System.out.flush();
     return 0;

@@ -87,7 +87,7 @@ class RunCommandTest {
   void usageAndConfigurationErrorsExitTwoWithAClearMessage() throws Exception {
     CliProcess.Result noTask = run(null, "run", "-y");
     assertEquals(2, noTask.exit());
-    assertTrue(noTask.stderr().contains("Missing required parameter: 'TASK'"), noTask.stderr());
+    assertTrue(noTask.stderr().contains("i4j: missing required parameter: 'TASK'"), noTask.stderr());
 
     CliProcess.Result missing = run(null, "run", "-y", "-m", "replay:nope.json", "x");
     assertEquals(2, missing.exit());

@@ -141,7 +141,7 @@ class TerminalTest {
     assertEquals(200, approved.statusCode(), approved.body());
 
     String screen = tmux.await("Approved from the dashboard\\.", WAIT);
-    assertTrue(screen.contains("[e]dit: \n(block 1 was answered elsewhere or withdrawn; the prompt is closed)\n"),
+    assertTrue(screen.contains("[e]dit: \n(block 1 was approved in the dashboard; the prompt is closed)\n"),
         screen);
     assertTrue(screen.contains("\n  approved-in-the-dashboard\n✓ exit 0 · "), screen);
     exitChat();

@@ -61,7 +61,7 @@ import sun.misc.SignalHandler;
         "Without -y no block can run (nobody can approve it): tasks with code end 'blocked'.",
         "Exit codes: 0 every task done, 1 some task not done, 2 invalid task file or usage, 130 stopped "
             + "(Ctrl-C, SIGTERM)."},
-    footer = {"", "Example:", "  i4j batch examples/batch-tasks.jsonl -y --parallel 4 --out results.jsonl",
+    footer = {"", "Example:", "  i4j batch examples/batch-tasks.jsonl -y --parallel 4 --out /tmp/i4j-results.jsonl",
         "", "See docs/batch.md."})
 public final class BatchCommand implements Callable<Integer> {
 
@@ -179,7 +179,8 @@ public final class BatchCommand implements Callable<Integer> {
       return usage("--sandbox-network: " + e.getMessage());
     }
     try {
-      loaded = ConfigLoader.load(config, overrides(), env);
+      loaded = ConfigLoader.load(config, ConfigFactory.empty(), overrides(), env,
+          warning -> err.println("i4j batch: warning: " + warning));
       settings = Settings.from(loaded, env);
     } catch (IllegalArgumentException e) {
       return usage(e.getMessage());
@@ -327,7 +328,7 @@ public final class BatchCommand implements Callable<Integer> {
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      return DurationFlags.parse(value, TypeConversionException::new);
+      return DurationFlags.parsePositive(value, TypeConversionException::new);
     }
   }
 }

@@ -59,20 +59,38 @@ public final class ApprovalPrompter {
     if (q.answer().isDone()) {
       return; // answered in the dashboard (or withdrawn) before it was shown
     }
-    String note = "(block " + q.block().index() + " was answered elsewhere or withdrawn; the prompt is closed)";
     AtomicBoolean asking = new AtomicBoolean(true);
     AtomicBoolean noted = new AtomicBoolean();
     q.answer().whenComplete((answer, failure) -> {
       if (asking.compareAndSet(true, false)) {
-        noted.set(closeQuestion.test(note));
+        noted.set(closeQuestion.test(closedNote(q)));
       }
     });
     Answer mine = decide(q);
     if (asking.compareAndSet(true, false)) {
       q.answer().complete(mine);
     } else if (!noted.get()) {
-      out.println(note);
+      out.println(closedNote(q));
     }
+  }
+
+  /**
+   * Why the prompt closed without an answer here: "(block 2 was approved in the dashboard)", "(block 2 was denied
+   * in the dashboard: "not on prod")", or "(block 2's question was withdrawn)".
+   */
+  static String closedNote(ConsoleApprover.Question q) {
+    int block = q.block().index();
+    Answer answer = q.closedElsewhere().getNow(ConsoleApprover.WITHDRAWN);
+    if (answer == ConsoleApprover.WITHDRAWN) {
+      return "(block " + block + "'s question was withdrawn; the prompt is closed)";
+    }
+    return "(block " + block + " was " + switch (answer.kind()) {
+      case YES -> "approved in the dashboard";
+      case EDIT -> "edited and approved in the dashboard";
+      case NO -> "denied in the dashboard" + (answer.reason() == null || answer.reason().isBlank() ? ""
+          : ": \"" + answer.reason().strip() + "\"");
+      case NO_ONE -> "left unanswered";
+    } + "; the prompt is closed)";
   }
 
   private Answer decide(ConsoleApprover.Question q) {

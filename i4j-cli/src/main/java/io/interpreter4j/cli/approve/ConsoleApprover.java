@@ -15,8 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ConsoleApprover implements Approver {
 
-  /** A pending question and the future its answer completes. */
-  public record Question(String sessionId, CodeBlock block, CompletableFuture<Answer> answer) {}
+  /**
+   * A pending question and the future its answer completes; {@code closedElsewhere} completes with the answer given
+   * elsewhere (the dashboard) or {@link #WITHDRAWN} when the question is closed without this prompt.
+   */
+  public record Question(String sessionId, CodeBlock block, CompletableFuture<Answer> answer,
+                         CompletableFuture<Answer> closedElsewhere) {}
+
+  /** What {@link Question#closedElsewhere} holds when the question was withdrawn (the turn was interrupted). */
+  public static final Answer WITHDRAWN = Answer.no("interrupted");
 
   private final BlockingQueue<Question> questions = new ArrayBlockingQueue<>(16);
   /** Questions not answered yet: queued, or being asked on the main thread (at most 16 + 1). */
@@ -35,7 +42,7 @@ public final class ConsoleApprover implements Approver {
 
   @Override
   public CompletionStage<Answer> ask(String sessionId, CodeBlock block) {
-    Question q = new Question(sessionId, block, new CompletableFuture<>());
+    Question q = new Question(sessionId, block, new CompletableFuture<>(), new CompletableFuture<>());
     open.add(q);
     q.answer().whenComplete((answer, failure) -> open.remove(q));
     if (!questions.offer(q)) {
@@ -50,9 +57,20 @@ public final class ConsoleApprover implements Approver {
    */
   @Override
   public void cancel(String sessionId, int block) {
+    close(sessionId, block, WITHDRAWN);
+  }
+
+  /** The dashboard answered first: the question is closed, and the prompt says how it was answered. */
+  @Override
+  public void answeredElsewhere(String sessionId, int block, Answer answer) {
+    close(sessionId, block, answer);
+  }
+
+  private void close(String sessionId, int block, Answer answer) {
     for (Question q : open) {
       if (q.block().index() == block && q.sessionId().equals(sessionId)) {
-        q.answer().complete(Answer.no("interrupted"));
+        q.closedElsewhere().complete(answer);
+        q.answer().complete(answer);
       }
     }
     questions.removeIf(q -> q.answer().isDone());

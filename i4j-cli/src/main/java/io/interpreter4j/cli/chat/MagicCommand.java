@@ -1,5 +1,6 @@
 package io.interpreter4j.cli.chat;
 
+import io.interpreter4j.core.text.EditDistance;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -56,33 +57,13 @@ public record MagicCommand(String name, String argument) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (Spec spec : SPECS) {
-      int d = spec.name().startsWith(name) && name.length() > 2 ? 0 : distance(name, spec.name());
+      int d = spec.name().startsWith(name) && name.length() > 2 ? 0 : EditDistance.between(name, spec.name());
       if (d < bestDistance) {
         bestDistance = d;
         best = spec.name();
       }
     }
     return bestDistance <= 2 ? Optional.of(best) : Optional.empty();
-  }
-
-  /** Levenshtein distance. */
-  static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 
   private static int indexOfWhitespace(String s) {

@@ -5,6 +5,7 @@ import io.interpreter4j.core.event.TurnStatus;
 import io.interpreter4j.core.event.ApprovalDecision;
 
 import io.interpreter4j.cli.render.EventRenderer;
+import io.interpreter4j.cli.render.EventText;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.intercept.Fences;
 import java.time.ZoneId;
@@ -48,6 +49,7 @@ public final class MarkdownExport {
     for (TurnLog.Turn turn : log.turns()) {
       md.append(quote("**You:** " + turn.userText())).append("\n\n");
       Map<Integer, StringBuilder> outputs = new HashMap<>();
+      String lastError = null;
       for (EventPayload p : turn.events()) {
         if (p instanceof EventPayload.AssistantMessage m) {
           md.append(m.text().strip()).append("\n\n");
@@ -83,10 +85,12 @@ public final class MarkdownExport {
           }
           md.append("*\n\n");
         } else if (p instanceof EventPayload.Error e) {
+          lastError = e.message();
           md.append("> **Error:** ").append(e.message().replace("\n", "\n> ")).append("\n\n");
         } else if (p instanceof EventPayload.TurnFinished t && t.status() != TurnStatus.DONE) {
-          md.append("*Turn ended: ").append(t.status())
-              .append(t.reason() == null ? "" : " — " + t.reason()).append("*\n\n");
+          String end = EventText.turnEnd(t, lastError); // the error above said why: not again
+          md.append("*").append(end.substring(0, 1).toUpperCase(java.util.Locale.ROOT)).append(end.substring(1))
+              .append("*\n\n");
         }
       }
     }

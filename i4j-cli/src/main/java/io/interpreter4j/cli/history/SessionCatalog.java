@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The sessions kept in the data folder, one per journal: id, start, title (the first user message), status (of
- * the last turn), model and number of turns. Reading a catalog parses only the few lines it needs from each
+ * The sessions kept in the data folder, one per journal: id, start, title and number of turns (of the conversation
+ * as it stands at the end, see {@link ConversationTitle}), status (of the last turn) and model. Reading a catalog parses only the few lines it needs from each
  * journal; the output events, most of a journal's bytes, are skipped unparsed.
  */
 public final class SessionCatalog {
@@ -27,7 +27,7 @@ public final class SessionCatalog {
 
   private SessionCatalog() {}
 
-  /** Every session with a journal, newest first. */
+  /** Every session with a journal in which something was said, newest first. */
   public static List<Entry> list(Path dataDir) {
     Path dir = Journal.sessionsDir(dataDir);
     if (!Files.isDirectory(dir)) {
@@ -81,11 +81,11 @@ public final class SessionCatalog {
 
   static Optional<Entry> read(String id, Path journal) {
     Instant started = null;
-    String title = "";
+    ConversationTitle conversation = new ConversationTitle();
+    boolean said = false;
     String status = "";
     String model = "";
     String resumedFrom = null;
-    int turns = 0;
     try (BufferedReader reader = Files.newBufferedReader(journal, StandardCharsets.UTF_8)) {
       String line;
       while ((line = reader.readLine()) != null) {
@@ -109,10 +109,8 @@ public final class SessionCatalog {
         switch (type) {
           case "session_started" -> model = node.path("model").asText("");
           case "user_message" -> {
-            turns++;
-            if (title.isEmpty()) {
-              title = firstLine(node.path("text").asText(""));
-            }
+            said = true;
+            conversation.userMessage(node.path("text").asText(""));
           }
           case "turn_finished" -> status = node.path("status").asText("");
           case "conversation" -> {
@@ -120,14 +118,14 @@ public final class SessionCatalog {
             if (reason.equals("resume") && resumedFrom == null) {
               resumedFrom = node.path("source").asText(null);
             }
-            if (title.isEmpty() && (reason.equals("resume") || reason.equals("load"))) {
-              for (JsonNode m : node.path("messages")) {
-                if (m.path("role").asText().equals("user")) {
-                  title = firstLine(m.path("content").asText(""));
-                  break;
-                }
+            String firstUser = null;
+            for (JsonNode m : node.path("messages")) {
+              if (m.path("role").asText().equals("user")) {
+                firstUser = m.path("content").asText("");
+                break;
               }
             }
+            conversation.conversation(reason, firstUser);
           }
           default -> { }
         }
@@ -135,10 +133,12 @@ public final class SessionCatalog {
     } catch (IOException | RuntimeException e) {
       // an unreadable journal is listed with what was read, or not at all
     }
-    if (started == null) {
+    if (started == null || !said) {
+      // nothing was said: the session forgets itself when it stops (SessionEvents); one killed first is not listed
       return Optional.empty();
     }
-    return Optional.of(new Entry(id, started, title, status, model, turns, resumedFrom, journal));
+    return Optional.of(new Entry(id, started, conversation.title(), status, model, conversation.turns(), resumedFrom,
+        journal));
   }
 
   /** The event type of a journal line, found without parsing it ({@code "type":"..."} as EventCodec writes it). */

@@ -1,6 +1,8 @@
 package io.interpreter4j.cli.render;
 
 import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.EventPayload;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,17 +15,52 @@ import java.util.function.Consumer;
 /**
  * Shows a session's events to a person. Events arrive on the session's thread; the approval question and the
  * output of {@code %} commands are printed from the main thread through {@link #println} and the approval
- * handshake, so that nothing is printed over anything else.
+ * handshake, so that nothing is printed over anything else: events are rendered under {@code out}'s lock.
  */
 public abstract class EventRenderer implements Consumer<Event>, AutoCloseable {
 
+  protected final PrintStream out;
+  protected final Theme theme;
   /** In a transcript ({@code i4j show}, the recap of {@code i4j resume}) user messages are printed too. */
   protected final boolean transcript;
   protected volatile boolean verbose;
   private final Map<Integer, CompletableFuture<Void>> approvalShown = new ConcurrentHashMap<>();
+  /** The last error of the current turn (guarded by out's lock): a turn ending for that reason does not repeat it. */
+  private String lastError;
 
-  protected EventRenderer(boolean transcript) {
+  protected EventRenderer(PrintStream out, Theme theme, boolean transcript) {
+    this.out = out;
+    this.theme = theme;
     this.transcript = transcript;
+  }
+
+  /** The styles for text printed with {@link #println}: none in plain mode. */
+  public Theme theme() {
+    return theme;
+  }
+
+  @Override
+  public void accept(Event event) {
+    synchronized (out) {
+      EventPayload p = event.payload();
+      if (p instanceof EventPayload.UserMessage) {
+        lastError = null;
+      } else if (p instanceof EventPayload.Error e) {
+        lastError = e.message();
+      }
+      render(p);
+      out.flush();
+    }
+  }
+
+  /** Shows one event; called under {@code out}'s lock. */
+  protected abstract void render(EventPayload p);
+
+  /** The line that ends a turn other than done, the reason left out when the turn's last error said it; or null. */
+  protected String turnEnd(EventPayload.TurnFinished t) {
+    String end = EventText.turnEnd(t, lastError);
+    lastError = null;
+    return end;
   }
 
   /** Verbose: also token usage per model call, automatic approvals and output files. */
@@ -35,11 +72,17 @@ public abstract class EventRenderer implements Consumer<Event>, AutoCloseable {
     return verbose;
   }
 
-  /** The styles for text printed with {@link #println}: none in plain mode. */
-  public abstract Theme theme();
-
   /** Prints lines of text (a command's output) after whatever the renderer has on screen. */
-  public abstract void println(String text);
+  public void println(String text) {
+    println(text, 2);
+  }
+
+  /**
+   * As {@link #println(String)}; where lines are wrapped to a terminal's width (at spaces, never inside a word), the
+   * rows after a line's first are indented by {@code hang} columns (10 under a table's 10-column labels), or as far as
+   * the line itself is when that is more.
+   */
+  public abstract void println(String text, int hang);
 
   /**
    * Waits until the header of the approval question for {@code block} (its risk, flags and code) is on screen, so

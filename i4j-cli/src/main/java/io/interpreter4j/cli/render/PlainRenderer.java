@@ -1,15 +1,9 @@
 package io.interpreter4j.cli.render;
 
-import io.interpreter4j.core.event.TurnStatus;
-
-import io.interpreter4j.core.event.StreamName;
-
-import io.interpreter4j.core.event.DecidedBy;
-
 import io.interpreter4j.core.event.ApprovalDecision;
-
-import io.interpreter4j.core.event.Event;
+import io.interpreter4j.core.event.DecidedBy;
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.event.StreamName;
 import java.io.PrintStream;
 
 /**
@@ -18,8 +12,6 @@ import java.io.PrintStream;
  * retries and errors. No frames, no status line; colours only when {@code color} is on.
  */
 public final class PlainRenderer extends EventRenderer {
-  private final PrintStream out;
-  private final Theme theme;
   private boolean atLineStart = true;
 
   public PlainRenderer(PrintStream out, boolean color) {
@@ -27,26 +19,12 @@ public final class PlainRenderer extends EventRenderer {
   }
 
   public PlainRenderer(PrintStream out, boolean color, boolean transcript) {
-    super(transcript);
-    this.out = out;
-    this.theme = color ? Theme.COLOR : Theme.NONE;
+    super(out, color ? Theme.COLOR : Theme.NONE, transcript);
   }
 
+  /** Plain text is not wrapped: a pipe or a file has no width. */
   @Override
-  public Theme theme() {
-    return theme;
-  }
-
-  @Override
-  public void accept(Event event) {
-    synchronized (out) {
-      render(event.payload());
-      out.flush();
-    }
-  }
-
-  @Override
-  public void println(String text) {
+  public void println(String text, int hang) {
     synchronized (out) {
       line(text);
       out.flush();
@@ -64,7 +42,8 @@ public final class PlainRenderer extends EventRenderer {
     }
   }
 
-  private void render(EventPayload p) {
+  @Override
+  protected void render(EventPayload p) {
     if (p instanceof EventPayload.AssistantDelta d) {
       write(d.text());
     } else if (p instanceof EventPayload.UserMessage m && transcript) {
@@ -87,10 +66,8 @@ public final class PlainRenderer extends EventRenderer {
         line(theme.dim("── edited code ──"));
         line(a.code());
       }
-      if (a.by() != DecidedBy.USER || a.decision() != ApprovalDecision.APPROVED) {
-        String reason = a.reason() == null ? "" : ": " + a.reason();
-        String who = a.reason() != null && a.reason().startsWith("blocked by policy") ? "" : " by " + a.by();
-        String text = "  [" + a.decision() + who + reason + "]";
+      if (a.by() != DecidedBy.USER || a.decision() != ApprovalDecision.APPROVED) { // a log shows auto-run's too
+        String text = "  [" + EventText.approval(a) + "]";
         line(a.decision() == ApprovalDecision.DENIED ? theme.warn(text) : theme.dim(text));
       }
     } else if (p instanceof EventPayload.ExecStarted s) {
@@ -98,47 +75,27 @@ public final class PlainRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.Output o) {
       write(o.stream() == StreamName.STDERR ? theme.stderr(o.text()) : o.text());
     } else if (p instanceof EventPayload.ExecFinished f) {
-      StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code());
-      if (f.timed_out()) {
-        sb.append(" (timed out)");
-      }
-      if (f.interrupted()) {
-        sb.append(" (interrupted)");
-      }
-      sb.append(" · ").append(f.duration_ms()).append(" ms");
-      if (f.truncated()) {
-        sb.append(" · output cut for the model; full output: ").append(f.output_file());
-      } else if (verbose && f.output_file() != null) {
-        sb.append(" · ").append(f.output_file());
-      }
+      StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code()).append(" · ").append(f.duration_ms())
+          .append(" ms");
+      EventText.execNotes(f, verbose).forEach(note -> sb.append(" · ").append(note));
       sb.append(" ──");
       line(f.exit_code() == 0 ? theme.dim(sb.toString()) : theme.red(sb.toString()));
     } else if (p instanceof EventPayload.Usage u && verbose) {
       line(theme.dim("  [tokens: " + u.input_tokens() + " in, " + u.output_tokens() + " out]"));
     } else if (p instanceof EventPayload.Retry r) {
-      line(theme.warn("↻ retrying the model call (attempt " + r.attempt() + "): " + r.reason()));
+      line(theme.warn("↻ " + EventText.retry(r)));
     } else if (p instanceof EventPayload.Error e) {
       line(theme.red("error: " + e.message()));
     } else if (p instanceof EventPayload.Conversation c && transcript) {
-      line(theme.dim("── " + conversationChange(c) + " ──"));
+      line(theme.dim("── " + EventText.conversationChange(c) + " ──"));
     } else if (p instanceof EventPayload.TurnFinished t) {
-      if (t.status() != TurnStatus.DONE) {
-        line(theme.warn("turn ended: " + t.status() + (t.reason() == null ? "" : " — " + t.reason())));
+      String end = turnEnd(t);
+      if (end != null) {
+        line(theme.warn(end));
       } else if (!atLineStart) {
         write("\n");
       }
     }
-  }
-
-  /** How a transcript tells of a {@code conversation} event. */
-  static String conversationChange(EventPayload.Conversation c) {
-    return switch (c.reason()) {
-      case "reset" -> "new conversation (%reset)";
-      case "undo" -> "last message undone (%undo)";
-      case "load" -> "conversation loaded from " + c.source() + " (" + c.messages().size() + " messages)";
-      case "resume" -> "resumed from session " + c.source() + " (" + c.messages().size() + " messages)";
-      default -> "conversation replaced (" + c.reason() + ")";
-    };
   }
 
   private void line(String text) {

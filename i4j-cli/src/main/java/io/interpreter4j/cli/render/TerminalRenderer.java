@@ -1,21 +1,15 @@
 package io.interpreter4j.cli.render;
 
-import io.interpreter4j.core.event.TurnStatus;
-
-import io.interpreter4j.core.event.StreamName;
-
-import io.interpreter4j.core.event.DecidedBy;
-
 import io.interpreter4j.core.event.ApprovalDecision;
-
-import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.event.StreamName;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Renders a session's events on a terminal: the model's markdown rendered as it streams and wrapped to the width,
@@ -34,17 +28,15 @@ import java.util.function.IntSupplier;
  */
 public final class TerminalRenderer extends EventRenderer {
 
-  private static final String[] SPINNER = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
   private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
   private static final String OUTPUT_INDENT = "  ";
 
   private enum Activity { IDLE, THINKING, RUNNING, ASKING }
 
-  private final PrintStream out;
-  private final Theme theme = Theme.COLOR;
   private final IntSupplier columns;
   private final IntSupplier rows;
-  private final MarkdownStream markdown = new MarkdownStream(theme);
+  private final MarkdownStream markdown = new MarkdownStream(Theme.COLOR);
+  private final BlockRows blockRows = new BlockRows(Theme.COLOR);
   private final ScheduledExecutorService ticker;
 
   // Screen state, guarded by out's monitor.
@@ -74,8 +66,7 @@ public final class TerminalRenderer extends EventRenderer {
 
   /** {@code statusLine}: whether a ticker draws the spinner (tests leave it off to see exactly what is printed). */
   TerminalRenderer(PrintStream out, IntSupplier columns, IntSupplier rows, boolean transcript, boolean statusLine) {
-    super(transcript);
-    this.out = out;
+    super(out, Theme.COLOR, transcript);
     this.columns = columns;
     this.rows = rows;
     if (!statusLine) {
@@ -91,28 +82,20 @@ public final class TerminalRenderer extends EventRenderer {
   }
 
   @Override
-  public Theme theme() {
-    return theme;
+  protected void render(EventPayload p) {
+    clearStatus();
+    show(p);
+    lastPrint = System.nanoTime();
   }
 
+  /** Each line wrapped to the terminal's width at spaces; its further rows are indented by {@code hang} or as it is. */
   @Override
-  public void accept(Event event) {
-    synchronized (out) {
-      clearStatus();
-      render(event.payload());
-      out.flush();
-      lastPrint = System.nanoTime();
-    }
-  }
-
-  @Override
-  public void println(String text) {
+  public void println(String text, int hang) {
     synchronized (out) {
       clearStatus();
       clearPreview();
       endLine();
-      out.print(text);
-      out.print('\n');
+      out.print(String.join("\n", TextWrap.hanging(text, width(), hang)) + "\n"); // one write: no half-drawn text
       atLineStart = true;
       blockOnScreen = 0;
       frameEndLast = false;
@@ -166,7 +149,7 @@ public final class TerminalRenderer extends EventRenderer {
 
   // ---- events ----
 
-  private void render(EventPayload p) {
+  private void show(EventPayload p) {
     if (p instanceof EventPayload.AssistantDelta d) {
       setActivityIfIdle(Activity.THINKING);
       stream(d.text());
@@ -215,7 +198,7 @@ public final class TerminalRenderer extends EventRenderer {
       output(o);
     } else if (p instanceof EventPayload.ExecFinished f) {
       endLine();
-      printRows(List.of(badge(f), ""));
+      printRows(List.of(blockRows.badge(f, verbose), ""));
       if (activity == Activity.RUNNING) {
         setActivity(Activity.THINKING);
       }
@@ -227,15 +210,14 @@ public final class TerminalRenderer extends EventRenderer {
       }
     } else if (p instanceof EventPayload.Retry r) {
       finishMarkdown();
-      printRows(TextWrap.wrap(theme.warn("↻ retrying the model call (attempt " + r.attempt() + "): " + r.reason()),
-          width(), "", "  "));
+      printRows(TextWrap.wrap(theme.warn("↻ " + EventText.retry(r)), width(), "", "  "));
     } else if (p instanceof EventPayload.Error e) {
       finishMarkdown();
       printRows(TextWrap.wrap(theme.red("✗ " + e.message()), width(), "", "  "));
     } else if (p instanceof EventPayload.Conversation c) {
       if (transcript) {
         finishMarkdown();
-        printRows(List.of(theme.dim("── " + PlainRenderer.conversationChange(c) + " ──")));
+        printRows(List.of(theme.dim("── " + EventText.conversationChange(c) + " ──")));
       }
     } else if (p instanceof EventPayload.SessionStarted s) {
       if (transcript) {
@@ -244,9 +226,9 @@ public final class TerminalRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.TurnFinished t) {
       finishMarkdown();
       setActivity(Activity.IDLE);
-      if (t.status() != TurnStatus.DONE) {
-        String reason = t.reason() == null ? "" : " — " + t.reason();
-        printRows(TextWrap.wrap(theme.warn("■ turn ended: " + t.status() + reason), width(), "", "  "));
+      String end = turnEnd(t);
+      if (end != null) {
+        printRows(TextWrap.wrap(theme.warn("■ " + end), width(), "", "  "));
       } else if (verbose) {
         printRows(List.of(theme.dim("· done after " + t.iterations() + " model call"
             + (t.iterations() == 1 ? "" : "s"))));
@@ -255,62 +237,22 @@ public final class TerminalRenderer extends EventRenderer {
   }
 
   private void approvalHeader(EventPayload.ApprovalRequested a) {
-    String code = a.code() == null ? "" : a.code();
     if (blockOnScreen != a.block() && !transcript) {
-      MarkdownStream frame = new MarkdownStream(theme);
-      frame.nextBlockIndex(a.block());
-      printRows(frame.feed("```" + a.language() + "\n" + code + "\n```\n", width()));
+      printRows(blockRows.frame(a.block(), a.language(), a.code(), width()));
     }
-    boolean risky = a.risk() != null && !"low".equals(a.risk());
-    List<EventPayload.RiskFlag> flags = a.flags() == null ? List.of() : a.flags();
-    if (risky || !flags.isEmpty()) {
-      String level = a.risk() == null ? "unknown" : a.risk();
-      String head = "⚠ risk: " + level;
-      printRows(List.of("high".equals(level) ? theme.bad(head) : theme.warn(head)));
-      for (EventPayload.RiskFlag f : flags) {
-        String text = theme.bold(f.rule()) + theme.dim(" (" + f.level() + ")") + " " + f.reason();
-        printRows(TextWrap.wrap(text, width(), "  • ", "    "));
-      }
-    }
+    printRows(blockRows.risk(a, width()));
     blockOnScreen = a.block();
   }
 
   private void approval(EventPayload.Approval a) {
     if (a.decision() == ApprovalDecision.EDITED && a.code() != null) {
-      MarkdownStream frame = new MarkdownStream(theme);
-      printRows(frame.feed("```" + "edited\n" + a.code() + "\n```\n", width()));
+      printRows(blockRows.frame(a.block(), "edited", a.code(), width()));
       blockOnScreen = a.block();
     }
-    boolean userRan = a.by() == DecidedBy.USER && a.decision() != ApprovalDecision.DENIED;
-    if (!transcript && (userRan || a.by() == DecidedBy.AUTO && a.decision() == ApprovalDecision.APPROVED && !verbose)) {
-      return;
-    }
-    String reason = a.reason() == null ? "" : ": " + a.reason();
-    String who = a.reason() != null && a.reason().startsWith("blocked by policy") ? "" : " by " + a.by();
-    String text = (a.decision() == ApprovalDecision.DENIED ? "⊘ " : "✓ ") + a.decision() + who + reason;
-    printRows(TextWrap.wrap(a.decision() == ApprovalDecision.DENIED ? theme.warn(text) : theme.dim(text), width(), "", "  "));
+    printRows(blockRows.decision(a, width(), transcript, verbose));
     if (a.decision() == ApprovalDecision.DENIED) {
       blockOnScreen = 0;
     }
-  }
-
-  private String badge(EventPayload.ExecFinished f) {
-    StringBuilder note = new StringBuilder(" · ").append(duration(f.duration_ms()));
-    if (f.timed_out()) {
-      note.append(" · timed out");
-    }
-    if (f.interrupted()) {
-      note.append(" · interrupted");
-    }
-    if (f.truncated()) {
-      note.append(" · output cut for the model; full output in ").append(f.output_file());
-    } else if (verbose && f.output_file() != null) {
-      note.append(" · ").append(f.output_file());
-    }
-    String exit = "exit " + f.exit_code();
-    return f.exit_code() == 0
-        ? theme.ok("✓ " + exit) + theme.dim(note.toString())
-        : theme.bad("✗ " + exit) + theme.red(note.toString());
   }
 
   // ---- streamed markdown ----
@@ -383,38 +325,10 @@ public final class TerminalRenderer extends EventRenderer {
 
   private void output(EventPayload.Output o) {
     clearPreview();
-    boolean stderr = o.stream() == StreamName.STDERR;
-    StringBuilder sb = new StringBuilder();
-    String text = o.text();
-    int start = 0;
-    for (int i = 0; i <= text.length(); i++) {
-      boolean end = i == text.length();
-      char c = end ? 0 : text.charAt(i);
-      if (!end && c != '\n' && c != '\r') {
-        continue;
-      }
-      String piece = text.substring(start, i);
-      if (!piece.isEmpty()) {
-        if (atLineStart) {
-          sb.append(OUTPUT_INDENT);
-        }
-        sb.append(stderr ? theme.stderr(piece) : piece);
-        atLineStart = false;
-      }
-      if (!end) {
-        if (c == '\n') {
-          sb.append('\n');
-          atLineStart = true;
-        } else if (i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-          // \r\n: the \n ends the line
-        } else {
-          sb.append('\r');
-          atLineStart = true;
-        }
-      }
-      start = i + 1;
-    }
-    out.print(sb);
+    String shown = OutputIndent.indent(o.text(), atLineStart, OUTPUT_INDENT,
+        o.stream() == StreamName.STDERR ? theme::stderr : UnaryOperator.identity());
+    out.print(shown);
+    atLineStart = OutputIndent.endsLine(shown, atLineStart);
     blockOnScreen = 0;
     frameEndLast = false;
   }
@@ -429,10 +343,7 @@ public final class TerminalRenderer extends EventRenderer {
         return;
       }
       long elapsed = (System.nanoTime() - activitySince) / 1_000_000;
-      String label = activity == Activity.RUNNING ? "running block " + runningBlock : "thinking";
-      String hint = activity == Activity.RUNNING ? " · Ctrl-C interrupts" : "";
-      String text = SPINNER[spinnerFrame++ % SPINNER.length] + " " + label + " · " + seconds(elapsed) + hint;
-      text = text.substring(0, TextWrap.cutAt(text, Math.max(10, width() - 1)));
+      String text = StatusLine.text(spinnerFrame++, activity == Activity.RUNNING ? runningBlock : 0, elapsed, width());
       out.print("\r" + theme.dim(text) + Ansi.ESC + "[K");
       out.flush();
       statusShown = true;
@@ -457,10 +368,6 @@ public final class TerminalRenderer extends EventRenderer {
     if (activity == Activity.IDLE) {
       setActivity(next);
     }
-  }
-
-  private static String seconds(long millis) {
-    return millis < 60_000 ? (millis / 1000) + "." + (millis % 1000 / 100) + "s" : duration(millis);
   }
 
   // ---- helpers ----

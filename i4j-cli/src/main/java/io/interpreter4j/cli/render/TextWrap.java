@@ -36,6 +36,26 @@ public final class TextWrap {
     return wrapLine(text, width, first, rest);
   }
 
+  /**
+   * Lines of status text wrapped at spaces: the rows after a line's first are indented by {@code hang} columns, or as
+   * far as the line itself is indented when that is more (the second line of a table's cell).
+   */
+  public static List<String> hanging(String text, int width, int hang) {
+    List<String> rows = new ArrayList<>();
+    SgrState sgr = new SgrState(); // a style opened on one line goes on over the next, as wrap() carries it
+    for (String line : text.split("\n", -1)) {
+      String reopened = sgr.reopen();
+      sgr.track(line);
+      String plain = Ansi.strip(line);
+      int leading = plain.length() - plain.stripLeading().length();
+      String indent = " ".repeat(leading);
+      boolean plainIndent = line.startsWith(indent); // the indent before any style: kept as the first row's indent
+      rows.addAll(wrapLine(reopened + (plainIndent ? line.substring(leading) : line), width,
+          plainIndent ? indent : "", " ".repeat(Math.max(leading, hang))));
+    }
+    return rows;
+  }
+
   private static List<String> wrapLine(String text, int width, String first, String rest) {
     List<String> lines = new ArrayList<>();
     Line line = new Line(first, Math.max(width, Ansi.width(first) + MIN_TEXT_WIDTH));

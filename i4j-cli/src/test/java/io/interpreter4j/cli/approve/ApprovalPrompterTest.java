@@ -71,12 +71,25 @@ class ApprovalPrompterTest {
     ConsoleApprover.Question q = question(approver);
     CompletableFuture<Void> asking = CompletableFuture.runAsync(() -> prompter().answer(q));
     assertTrue(reading.await(30, TimeUnit.SECONDS), "the prompt is waiting for a line");
-    approver.cancel("s1", 1); // what FirstAnswerApprover does when the dashboard answered first
+    // what FirstAnswerApprover does when the dashboard answered first
+    approver.answeredElsewhere("s1", 1, Answer.no("not on prod"));
     asking.get(30, TimeUnit.SECONDS); // the prompt did not wait for a line
-    assertEquals("interrupted", q.answer().join().reason());
-    assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("block 1 was answered elsewhere or withdrawn"),
-        bytes.toString());
+    assertEquals("not on prod", q.answer().join().reason());
+    assertTrue(bytes.toString(StandardCharsets.UTF_8).contains(
+        "(block 1 was denied in the dashboard: \"not on prod\"; the prompt is closed)"), bytes.toString());
     assertTrue(typed.isEmpty(), "the interrupt was consumed by the read it ended");
+  }
+
+  @Test
+  void theClosedPromptSaysHowTheQuestionWasAnswered() {
+    ConsoleApprover approver = new ConsoleApprover(true);
+    ConsoleApprover.Question approved = question(approver);
+    approver.answeredElsewhere("s1", 1, Answer.yes());
+    assertEquals("(block 1 was approved in the dashboard; the prompt is closed)",
+        ApprovalPrompter.closedNote(approved));
+    ConsoleApprover.Question withdrawn = question(approver);
+    approver.cancel("s1", 1);
+    assertEquals("(block 1's question was withdrawn; the prompt is closed)", ApprovalPrompter.closedNote(withdrawn));
   }
 
   @Test

@@ -51,6 +51,34 @@ class ExportTest {
     assertEquals(0, loaded.turns().size());
   }
 
+  @Test
+  void sessionsShowAndMarkdownFollowOneRuleAfterAnUndo() throws Exception {
+    Journals j = twoTurns().add(new EventPayload.Conversation("undo", null, List.of()));
+    j.write(tmp);
+    SessionCatalog.Entry listed = SessionCatalog.list(tmp).get(0);
+    assertEquals("count files", listed.title());
+    assertEquals(1, listed.turns(), "the undone exchange is not counted");
+    TurnLog log = TurnLog.of(j.events());
+    assertEquals(listed.title(), log.title());
+    String markdown = MarkdownExport.render(log);
+    assertTrue(markdown.startsWith("# count files\n"), markdown);
+    assertFalse(markdown.contains("fail please"), markdown);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (var plain = new io.interpreter4j.cli.render.PlainRenderer(new java.io.PrintStream(bytes, true,
+        java.nio.charset.StandardCharsets.UTF_8), false, true)) {
+      log.transcript().forEach(p -> plain.accept(new io.interpreter4j.core.event.Event("s1", 0, log.started(), p)));
+    }
+    String shown = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(shown.contains("> count files"), shown);
+    assertFalse(shown.contains("fail please"), "i4j show leaves out what --markdown leaves out: " + shown);
+
+    j.add(new EventPayload.Conversation("undo", null, List.of())).write(tmp);
+    SessionCatalog.Entry emptied = SessionCatalog.list(tmp).get(0);
+    assertEquals("(no message)", emptied.title(), "everything undone: listed, untitled");
+    assertEquals(0, emptied.turns());
+    assertEquals(emptied.title(), TurnLog.of(j.events()).title());
+  }
+
   private static List<String> turns(Journals j) {
     return TurnLog.of(j.events()).turns().stream().map(TurnLog.Turn::userText).toList();
   }

@@ -29,7 +29,8 @@ class SessionCatalogTest {
     new Journals("20260102-100000-bbbbbb", Instant.parse("2026-01-02T10:00:00Z"))
         .add(new EventPayload.SessionStarted("openai/gpt-4o", "/w"),
             new EventPayload.Conversation("resume", "20260101-100000-aaaaaa",
-                List.of(new EventPayload.Message("user", "list the files"))))
+                List.of(new EventPayload.Message("user", "list the files"))),
+            new EventPayload.UserMessage("and now the folders"))
         .write(data);
     Files.createDirectories(data.resolve("sessions/empty-session"));
     List<SessionCatalog.Entry> all = SessionCatalog.list(data);
@@ -51,7 +52,8 @@ class SessionCatalogTest {
   void findsByIdPartOrTakesTheLatest() throws Exception {
     for (String id : List.of("20260101-100000-aaaaaa", "20260101-110000-abbbbb", "20260103-100000-cccccc")) {
       new Journals(id, Instant.parse(id.substring(0, 4) + "-" + id.substring(4, 6) + "-" + id.substring(6, 8)
-          + "T" + id.substring(9, 11) + ":00:00Z")).add(new EventPayload.SessionStarted("m", "/w")).write(data);
+          + "T" + id.substring(9, 11) + ":00:00Z")).add(new EventPayload.SessionStarted("m", "/w"),
+          new EventPayload.UserMessage("hi")).write(data);
     }
     assertEquals("20260103-100000-cccccc", SessionCatalog.find(data, null).id());
     assertEquals("20260103-100000-cccccc", SessionCatalog.find(data, "last").id());
@@ -61,6 +63,16 @@ class SessionCatalogTest {
         () -> SessionCatalog.find(data, "20260101"));
     assertTrue(several.getMessage().contains("matches 2 sessions"), several.getMessage());
     assertThrows(IllegalArgumentException.class, () -> SessionCatalog.find(data, "zzz"));
+  }
+
+  @Test
+  void aSessionWhereNothingWasSaidIsNotListed() throws Exception {
+    new Journals("20260101-100000-aaaaaa", Instant.parse("2026-01-01T10:00:00Z"))
+        .add(new EventPayload.SessionStarted("m", "/w")).write(data);
+    new Journals("20260101-110000-bbbbbb", Instant.parse("2026-01-01T11:00:00Z"))
+        .add(new EventPayload.SessionStarted("m", "/w"), new EventPayload.UserMessage("hi")).write(data);
+    assertEquals(List.of("20260101-110000-bbbbbb"), SessionCatalog.list(data).stream().map(SessionCatalog.Entry::id)
+        .toList());
   }
 
   @Test

@@ -105,11 +105,30 @@ class TerminalRendererTest {
   @Test
   void declinedAndEditedBlocksAreSaidSo() {
     send(new EventPayload.Approval(1, ApprovalDecision.DENIED, DecidedBy.USER, "not now"));
-    assertEquals("⊘ denied by user: not now\n", Ansi.strip(printed()));
+    assertEquals("⊘ denied by user: \"not now\"\n", Ansi.strip(printed()), "a person's reason is quoted");
     send(new EventPayload.Approval(2, ApprovalDecision.EDITED, DecidedBy.USER, null, "low", List.of(), "echo edited"));
     String out = Ansi.strip(printed());
-    assertTrue(out.contains("╭─ edited"), out);
+    assertTrue(out.contains("╭─ edited · block 2 "), "the edited block keeps its number: " + out);
     assertTrue(out.contains("│ echo edited"), out);
+  }
+
+  @Test
+  void aModelFailureIsSaidOnceAndTheTurnEndMarkedBriefly() {
+    send(new EventPayload.Error("model call failed: HTTP 401: invalid API key"),
+        new EventPayload.TurnFinished(TurnStatus.FAILED, 1, "HTTP 401: invalid API key"));
+    String out = Ansi.strip(printed());
+    assertEquals("✗ model call failed: HTTP 401: invalid\n  API key\n■ turn ended: failed\n", out);
+  }
+
+  @Test
+  void statusLinesWrapAtSpacesUnderTheirLabel() {
+    renderer.println("model     replay:examples/hello.json with a long tail", 10);
+    assertEquals("model     replay:examples/hello.json\n          with a long tail\n", Ansi.strip(printed()));
+    renderer.println("✓ saved 6 messages to the conversations folder; %load brings them back");
+    assertEquals("✓ saved 6 messages to the conversations\n  folder; %load brings them back\n",
+        Ansi.strip(printed()));
+    renderer.println("Commands\n  %help     this list");
+    assertEquals("Commands\n  %help     this list\n", Ansi.strip(printed()), "an indented line keeps its indent");
   }
 
   @Test

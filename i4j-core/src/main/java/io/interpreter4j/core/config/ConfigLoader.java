@@ -6,8 +6,10 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Layers the configuration: command-line flags over {@code I4J_*} environment variables over a profile (if any)
@@ -44,6 +46,15 @@ public final class ConfigLoader {
    * ({@code --profile NAME}), whose settings override the file's and are overridden by {@code I4J_*} and flags.
    */
   public static Config load(Path configFile, Config profile, Map<String, Object> flags, Map<String, String> env) {
+    return load(configFile, profile, flags, env, warning -> { });
+  }
+
+  /**
+   * As {@link #load(Path, Config, Map, Map)}; the settings under {@code interpreter4j} that the file and the profile
+   * write but no module knows are passed to {@code warnings}, one message each ({@link UnknownSettings}).
+   */
+  public static Config load(Path configFile, Config profile, Map<String, Object> flags, Map<String, String> env,
+                            Consumer<String> warnings) {
     Config fileLayer = ConfigFactory.empty();
     Path file = configFile != null ? configFile : defaultConfigFile(env);
     if (configFile != null && !Files.isRegularFile(configFile)) {
@@ -54,19 +65,24 @@ public final class ConfigLoader {
       try {
         fileLayer = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
       } catch (ConfigException e) {
-        throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
+        throw new IllegalArgumentException(parseError("config file", file, e), e);
       }
     }
-    Map<String, Object> fromEnv = new LinkedHashMap<>();
-    ENVIRONMENT.forEach((variable, path) -> {
-      String value = env.get(variable);
+    Config reference = ConfigFactory.defaultReference();
+    for (Config layer : List.of(fileLayer, profile)) {
+      UnknownSettings.find(layer, reference).forEach(u -> warnings.accept(u.message()));
+    }
+    // one layer per variable, so that an error can name the variable (see SettingSource)
+    Config fromEnv = ConfigFactory.empty();
+    for (Map.Entry<String, String> e : new TreeMap<>(ENVIRONMENT).entrySet()) {
+      String value = env.get(e.getKey());
       if (value != null && !value.isEmpty()) {
-        fromEnv.put(path, value);
+        fromEnv = fromEnv.withFallback(ConfigFactory.parseMap(Map.of(e.getValue(), value), e.getKey()));
       }
-    });
+    }
     try {
-      return ConfigFactory.parseMap(flags, "command-line flags")
-          .withFallback(ConfigFactory.parseMap(fromEnv, "I4J_* environment variables"))
+      return ConfigFactory.parseMap(flags, SettingSource.FLAGS)
+          .withFallback(fromEnv)
           .withFallback(profile)
           .withFallback(fileLayer)
           .withFallback(ConfigFactory.load())
@@ -74,6 +90,26 @@ public final class ConfigLoader {
     } catch (ConfigException e) {
       throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A HOCON syntax error in the user's words: "config file FILE, line N: expecting a value, not '}'"; the path and
+   * line are said once, and the parser's hint to rename the file to .properties is left out.
+   */
+  public static String parseError(String what, Path file, ConfigException e) {
+    String message = e.getMessage();
+    int cut = message.indexOf(" (if you intended");
+    if (cut > 0) {
+      message = message.substring(0, cut);
+    }
+    if (e.origin() != null && e.origin().description() != null
+        && message.startsWith(e.origin().description() + ": ")) {
+      message = message.substring(e.origin().description().length() + 2);
+    }
+    message = message.replace("Expecting a value but got wrong token: ", "expecting a value, not ")
+        .replace("a close parentheses ')'", "a closing '}'");
+    int line = e.origin() == null ? -1 : e.origin().lineNumber();
+    return what + " " + file + (line > 0 ? ", line " + line : "") + ": " + message;
   }
 
   /** {@code $XDG_CONFIG_HOME/interpreter4j/config.conf}, else {@code ~/.config/interpreter4j/config.conf}. */

@@ -14,6 +14,15 @@ public final class DurationFlags {
     return parse(value, IllegalArgumentException::new);
   }
 
+  /** As {@link #parse(String, Function)}, and zero is refused too: a timeout must be positive. */
+  public static Duration parsePositive(String value, Function<String, ? extends RuntimeException> invalid) {
+    Duration d = parse(value, invalid);
+    if (d.isZero() || d.isNegative()) {
+      throw invalid.apply("'" + value + "' is not positive: use seconds (90) or a number with ms, s, m or h (90s, 5m)");
+    }
+    return d;
+  }
+
   /** Throws what {@code invalid} makes of a message for the user when {@code value} is not a duration. */
   public static Duration parse(String value, Function<String, ? extends RuntimeException> invalid) {
     String v = value.strip().toLowerCase(Locale.ROOT);

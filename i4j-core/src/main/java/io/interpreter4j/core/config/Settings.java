@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** Typed view of the {@code interpreter4j { }} configuration, read once; flags override it with the {@code with*} copies. */
@@ -46,35 +47,81 @@ public record Settings(
 
   public enum ApprovalMode { ASK, AUTO }
 
-  /** Reads settings from a config whose {@code interpreter4j} root is complete (reference.conf provides defaults). */
+  /**
+   * Reads settings from a config whose {@code interpreter4j} root is complete (reference.conf provides defaults). A
+   * bad value is an {@link IllegalArgumentException} that names where the user wrote it ({@link SettingSource}) and
+   * what is accepted.
+   */
   public static Settings from(Config root, Map<String, String> env) {
     Config c = root.getConfig("interpreter4j");
+    Values v = new Values(root);
     try {
-      return new Settings(
-          c.getString("model"),
-          c.getString("api-base"),
-          dataDir(c.getString("data-dir"), env),
-          path(c.getString("workdir"), Path.of("").toAbsolutePath()),
-          c.getString("custom-instructions"),
-          c.getString("default-language"),
-          parseInterceptorMode(c.getString("interceptor.mode")),
-          parseApprovalMode(c.getString("approval.mode")),
-          PolicyRules.fromConfig(root),
-          c.getBoolean("approval.dangerously-allow-all"),
-          positive(c, "execution.timeout"),
-          c.getDuration("execution.interrupt-grace"),
-          atLeast(c, "execution.max-output", 200),
-          c.getBytes("execution.live-output-limit"),
-          positive(c, "execution.idle-timeout"),
-          c.getString("execution.python"),
-          atLeast(c, "healing.max-iterations", 1),
-          atLeast(c, "healing.max-consecutive-failures", 1),
-          atLeast(c, "model-retry.attempts", 1),
-          c.getDuration("model-retry.min-backoff"),
-          c.getDuration("model-retry.max-backoff"),
-          passEnv(root));
+      return read(root, c, v, env);
     } catch (ConfigException e) {
       throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
+    }
+  }
+
+  private static Settings read(Config root, Config c, Values v, Map<String, String> env) {
+    return new Settings(
+        c.getString("model"),
+        c.getString("api-base"),
+        dataDir(c.getString("data-dir"), env),
+        path(c.getString("workdir"), Path.of("").toAbsolutePath()),
+        c.getString("custom-instructions"),
+        c.getString("default-language"),
+        v.read("interceptor.mode", "must be first-block or all-blocks", k -> parseInterceptorMode(c.getString(k))),
+        v.read("approval.mode", "must be ask or auto", k -> parseApprovalMode(c.getString(k))),
+        PolicyRules.fromConfig(root),
+        v.read("approval.dangerously-allow-all", "must be true or false", c::getBoolean),
+        v.positive("execution.timeout"),
+        v.duration("execution.interrupt-grace"),
+        v.atLeast("execution.max-output", 200),
+        v.read("execution.live-output-limit", "is not a size in bytes (1048576, 512k, 1m)", c::getBytes),
+        v.positive("execution.idle-timeout"),
+        c.getString("execution.python"),
+        v.atLeast("healing.max-iterations", 1),
+        v.atLeast("healing.max-consecutive-failures", 1),
+        v.atLeast("model-retry.attempts", 1),
+        v.duration("model-retry.min-backoff"),
+        v.duration("model-retry.max-backoff"),
+        passEnv(root));
+  }
+
+  /** Reads the values that can be wrong, each failure phrased with where the user wrote the value. */
+  private record Values(Config root) {
+    private static final String DURATION = "is not a duration: write a number with a unit (500ms, 90s, 5m)";
+
+    <T> T read(String key, String accepted, Function<String, T> getter) {
+      try {
+        return getter.apply(key);
+      } catch (ConfigException | IllegalArgumentException e) {
+        throw invalid(key, accepted);
+      }
+    }
+
+    Duration duration(String key) {
+      return read(key, DURATION, root.getConfig("interpreter4j")::getDuration);
+    }
+
+    Duration positive(String key) {
+      Duration d = duration(key);
+      if (d.isZero() || d.isNegative()) {
+        throw invalid(key, "must be positive");
+      }
+      return d;
+    }
+
+    int atLeast(String key, int min) {
+      int v = read(key, "is not a whole number", root.getConfig("interpreter4j")::getInt);
+      if (v < min) {
+        throw invalid(key, "must be at least " + min);
+      }
+      return v;
+    }
+
+    IllegalArgumentException invalid(String key, String accepted) {
+      return new IllegalArgumentException(SettingSource.of(root, "interpreter4j." + key) + " " + accepted);
     }
   }
 
@@ -118,22 +165,6 @@ public record Settings(
       default -> throw new IllegalArgumentException(
           "interpreter4j.approval.mode must be ask or auto, not '" + value + "'");
     };
-  }
-
-  private static Duration positive(Config c, String key) {
-    Duration d = c.getDuration(key);
-    if (d.isZero() || d.isNegative()) {
-      throw new IllegalArgumentException("interpreter4j." + key + " must be positive, not " + d);
-    }
-    return d;
-  }
-
-  private static int atLeast(Config c, String key, int min) {
-    int v = c.getInt(key);
-    if (v < min) {
-      throw new IllegalArgumentException("interpreter4j." + key + " must be at least " + min + ", not " + v);
-    }
-    return v;
   }
 
   private static Path path(String value, Path fallback) {

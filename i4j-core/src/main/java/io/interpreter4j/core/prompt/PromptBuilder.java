@@ -91,11 +91,20 @@ public final class PromptBuilder {
     return sb.toString();
   }
 
-  /** Told to the model when the user declines a block. */
+  /**
+   * Told to the model when the user declines a block. The user's reason is a sentence of its own, ended with a period
+   * if they did not end it, and the advice starts on the next line: it never reads as part of their words.
+   */
   public static String declined(int block, String reason) {
-    String why = reason == null || reason.isBlank() ? "" : " Reason: " + reason.strip();
+    String why = reason == null || reason.isBlank() ? "" : " Reason: " + sentence(reason);
     return "The user declined to run block " + block + "; it was not executed." + why
-        + " Ask what they want instead, or propose a different approach.";
+        + "\nAsk what they want instead, or propose a different approach.";
+  }
+
+  /** {@code text} stripped and ended with a period unless it ends with . ! ? or a closing quote. */
+  static String sentence(String text) {
+    String s = text.strip().replaceAll("\\s*\n\\s*", " ");
+    return s.matches("(?s).*[.!?\"')]$") ? s : s + ".";
   }
 
   /**

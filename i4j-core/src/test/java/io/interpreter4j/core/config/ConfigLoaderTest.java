@@ -41,7 +41,39 @@ class ConfigLoaderTest {
     Files.writeString(broken, "interpreter4j { model = ");
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
         () -> ConfigLoader.load(broken, Map.of(), Map.of()));
-    assertTrue(bad.getMessage().startsWith("cannot read config file"), bad.getMessage());
+    assertTrue(bad.getMessage().startsWith("config file " + broken + ", line 1: "), bad.getMessage());
+  }
+
+  @Test
+  void aSyntaxErrorSaysFileLineAndWhatWasExpectedOnce() throws Exception {
+    Path broken = tmp.resolve("broken.conf");
+    Files.writeString(broken, "interpreter4j {\n  execution.timeout =\n}}\n");
+    String message = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.load(broken, Map.of(), Map.of())).getMessage();
+    assertEquals("config file " + broken + ", line 3: expecting a value, not '}'", message);
+  }
+
+  @Test
+  void aBadValueNamesTheVariableOrTheFileLineAndEchoesWhatWasTyped() throws Exception {
+    Map<String, String> env = Map.of("XDG_CONFIG_HOME", tmp.toString(), "I4J_TIMEOUT", "abc");
+    String fromEnv = assertThrows(IllegalArgumentException.class,
+        () -> Settings.from(ConfigLoader.load(null, Map.of(), env), env)).getMessage();
+    assertTrue(fromEnv.startsWith("I4J_TIMEOUT=abc is not a duration"), fromEnv);
+    Path file = tmp.resolve("i4j.conf");
+    Files.writeString(file, "interpreter4j {\n  execution.timeout = 0s\n}\n");
+    String fromFile = assertThrows(IllegalArgumentException.class,
+        () -> Settings.from(ConfigLoader.load(file, Map.of(), Map.of()), Map.of())).getMessage();
+    assertEquals(file + ":2: execution.timeout = 0s must be positive", fromFile);
+  }
+
+  @Test
+  void misspelledSettingsAreWarnedAboutWithTheClosestKnownOne() throws Exception {
+    Path file = tmp.resolve("i4j.conf");
+    Files.writeString(file, "interpreter4j {\n  executoin.timeout = 5s\n  model = \"x\"\n}\n");
+    java.util.List<String> warnings = new java.util.ArrayList<>();
+    ConfigLoader.load(file, com.typesafe.config.ConfigFactory.empty(), Map.of(), Map.of(), warnings::add);
+    assertEquals(java.util.List.of(file + ":2: unknown setting executoin.timeout (did you mean execution.timeout?); "
+        + "it is ignored"), warnings);
   }
 
   @Test

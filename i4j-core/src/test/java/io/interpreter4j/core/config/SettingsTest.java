@@ -40,6 +40,6 @@ class SettingsTest {
     var zero = ConfigFactory.parseString("interpreter4j.healing.max-iterations = 0")
         .withFallback(ConfigFactory.defaultReference());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Settings.from(zero, Map.of()))
-        .getMessage().contains("max-iterations must be at least 1"));
+        .getMessage().contains("healing.max-iterations = 0 must be at least 1"));
   }
 }

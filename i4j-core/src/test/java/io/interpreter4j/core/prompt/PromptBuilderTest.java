@@ -1,5 +1,6 @@
 package io.interpreter4j.core.prompt;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,6 +46,10 @@ class PromptBuilderTest {
   @Test
   void declinedAndBlockedMessagesNameTheBlock() {
     assertTrue(PromptBuilder.declined(2, null).contains("declined to run block 2"));
+    assertEquals("The user declined to run block 2; it was not executed. Reason: not on prod.\n"
+        + "Ask what they want instead, or propose a different approach.", PromptBuilder.declined(2, " not on prod "));
+    assertTrue(PromptBuilder.declined(2, "Why would you?").contains("Reason: Why would you?\nAsk"),
+        "a reason that ends a sentence itself gets no second period");
     assertTrue(PromptBuilder.blockedByPolicy(2, "recursive delete").contains(
         "blocked by policy: recursive delete; choose a safer way"));
   }

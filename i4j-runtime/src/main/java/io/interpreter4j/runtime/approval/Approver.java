@@ -22,6 +22,14 @@ public interface Approver {
   /** Withdraws an open question (the turn was interrupted); the default does nothing. */
   default void cancel(String sessionId, int block) {}
 
+  /**
+   * Another approver answered the question first (the dashboard beside the terminal): this one's question is closed
+   * with that {@code answer}, so that it can say how. The default withdraws it as {@link #cancel} does.
+   */
+  default void answeredElsewhere(String sessionId, int block, Answer answer) {
+    cancel(sessionId, block);
+  }
+
   /** A person's answer: run, decline, or run an edited version of the code. */
   record Answer(Kind kind, String code, String reason) {
     /** NO_ONE: nobody could be asked (not interactive, stdin closed). */

@@ -398,7 +398,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private Behavior<Command> onPostStop(PostStop signal) {
     // Children (REPL workers) are stopped with us; their stop hooks kill their process trees.
-    events.close();
+    events.closeAndForgetIfSilent();
     return this;
   }
 

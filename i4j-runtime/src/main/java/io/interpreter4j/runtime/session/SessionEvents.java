@@ -29,6 +29,8 @@ public final class SessionEvents implements AutoCloseable {
   private final SecretRedactor redactor;
   private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
   private long seq;
+  /** Whether a user message was published: a session where nothing was said leaves no journal behind. */
+  private boolean spoken;
   /** Why the journal cannot be written, or null while it can. */
   private String journalFailure;
   private Consumer<String> onJournalFailure = message -> { };
@@ -76,6 +78,7 @@ public final class SessionEvents implements AutoCloseable {
   /** Numbers, journals and broadcasts one event. */
   public Event publish(EventPayload payload) {
     Event event = new Event(sessionId, ++seq, clock.instant(), Redaction.redact(redactor, payload));
+    spoken |= payload instanceof EventPayload.UserMessage;
     if (!(payload instanceof EventPayload.AssistantDelta)) {
       writeJournal(event);
     }
@@ -103,12 +106,38 @@ public final class SessionEvents implements AutoCloseable {
     }
   }
 
+  /** Whether a user message was published in this session. */
+  public boolean spoken() {
+    return spoken;
+  }
+
   @Override
   public void close() {
     try {
       journal.close();
     } catch (IOException e) {
       // nothing more can be written; the events were flushed line by line
+    }
+  }
+
+  /**
+   * Closes the journal and, when nothing was said in the session, deletes it and its folder if that is then empty:
+   * a chat opened and left ({@code i4j resume}, then Ctrl-D) is not listed as a session with no turns.
+   */
+  public void closeAndForgetIfSilent() {
+    close();
+    if (spoken) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(journalFile);
+      try (var left = Files.list(journalFile.getParent())) {
+        if (left.findAny().isEmpty()) {
+          Files.deleteIfExists(journalFile.getParent());
+        }
+      }
+    } catch (IOException e) {
+      // the journal stays: a session with no turns, listed as such
     }
   }
 }

@@ -41,7 +41,7 @@ public final class FirstAnswerApprover implements Approver {
       asked.whenComplete((answer, failure) -> {
         if (failure == null && answer.kind() != Answer.Kind.NO_ONE) {
           if (first.complete(answer)) {
-            withdrawOthers(approver, sessionId, block.index());
+            closeOthers(approver, sessionId, block.index(), answer);
           }
           return;
         }
@@ -73,10 +73,10 @@ public final class FirstAnswerApprover implements Approver {
     approvers.forEach(a -> a.cancel(sessionId, block));
   }
 
-  private void withdrawOthers(Approver answered, String sessionId, int block) {
+  private void closeOthers(Approver answered, String sessionId, int block, Answer answer) {
     for (Approver a : approvers) {
       if (a != answered) {
-        a.cancel(sessionId, block);
+        a.answeredElsewhere(sessionId, block, answer);
       }
     }
   }

@@ -1,0 +1,43 @@
+package io.interpreter4j.runtime.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.safety.SecretRedactor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SessionEventsTest {
+  @TempDir Path tmp;
+
+  private SessionEvents started(String id) throws Exception {
+    SessionEvents events = new SessionEvents(id, tmp.resolve("sessions/" + id + "/events.jsonl"), Clock.systemUTC(),
+        SecretRedactor.fromEnvironment(java.util.Map.of()));
+    events.publish(new EventPayload.SessionStarted("replay:x.json", "/w"));
+    return events;
+  }
+
+  @Test
+  void aSessionWhereNothingWasSaidLeavesNoJournalBehind() throws Exception {
+    SessionEvents events = started("s1");
+    Path journal = events.journalFile();
+    events.publish(new EventPayload.Conversation("resume", "s0", List.of()));
+    assertTrue(Files.exists(journal), "written as it goes");
+    events.closeAndForgetIfSilent();
+    assertFalse(Files.exists(journal.getParent()), "neither the journal nor its folder is left");
+  }
+
+  @Test
+  void aSessionWhereSomethingWasSaidIsKept() throws Exception {
+    SessionEvents events = started("s2");
+    events.publish(new EventPayload.UserMessage("hello"));
+    events.closeAndForgetIfSilent();
+    assertEquals(2, Files.readAllLines(events.journalFile()).size());
+  }
+}
