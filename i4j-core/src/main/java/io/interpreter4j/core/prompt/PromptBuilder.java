@@ -66,6 +66,15 @@ public final class PromptBuilder {
   /** The message that gives the model a block's result. */
   public static String blockResult(int block, String language, int exitCode, boolean timedOut, boolean interrupted,
                                    String output, String notice) {
+    return blockResult(block, language, exitCode, timedOut, interrupted, output, notice, java.util.List.of());
+  }
+
+  /**
+   * As {@link #blockResult(int, String, int, boolean, boolean, String, String)}, with a line per image the block
+   * showed ({@link #imageNote}), for a model that does not see the images themselves.
+   */
+  public static String blockResult(int block, String language, int exitCode, boolean timedOut, boolean interrupted,
+                                   String output, String notice, java.util.List<String> imageNotes) {
     StringBuilder sb = new StringBuilder();
     sb.append("Block ").append(block).append(" (").append(language).append(") ");
     if (timedOut) {
@@ -88,7 +97,15 @@ public final class PromptBuilder {
       }
       sb.append("```");
     }
+    for (String note : imageNotes) {
+      sb.append('\n').append(note);
+    }
     return sb.toString();
+  }
+
+  /** How an image reaches a model without vision: {@code [image 640x480 PNG: /path/to/block-3-1.png]}. */
+  public static String imageNote(int width, int height, String format, String path) {
+    return "[image " + width + "x" + height + " " + format + ": " + path + "]";
   }
 
   /** Told to the model when the user declines a block. */

@@ -1,5 +1,6 @@
 package io.interpreter4j.core.prompt;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,6 +41,14 @@ class PromptBuilderTest {
     assertTrue(m.contains("```output\nboom\n```"));
     assertTrue(PromptBuilder.blockResult(1, "python", 124, true, false, "", null).contains("timed out"));
     assertTrue(PromptBuilder.blockResult(1, "python", 0, false, false, "", null).contains("no output"));
+  }
+
+  @Test
+  void aModelWithoutVisionReadsALinePerImage() {
+    String note = PromptBuilder.imageNote(640, 480, "PNG", "/s/outputs/block-2-1.png");
+    assertEquals("[image 640x480 PNG: /s/outputs/block-2-1.png]", note);
+    String m = PromptBuilder.blockResult(2, "python", 0, false, false, "plotted\n", null, java.util.List.of(note));
+    assertTrue(m.endsWith("```output\nplotted\n```\n[image 640x480 PNG: /s/outputs/block-2-1.png]"), m);
   }
 
   @Test

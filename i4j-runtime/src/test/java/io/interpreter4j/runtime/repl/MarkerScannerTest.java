@@ -73,4 +73,32 @@ class MarkerScannerTest {
     assertEquals("", scanner.feed("later"));
     assertEquals("", scanner.drain());
   }
+
+  @Test
+  void imageLinesAreTakenOutOfTheTextHoweverTheStreamIsCut() {
+    String image = "\u0002" + MARKER + ":image display iVBORw0K\n";
+    String stream = "before\n" + image + "after\n" + image.replace("display", "matplotlib") + END;
+    for (int cut = 0; cut <= stream.length(); cut++) {
+      MarkerScanner scanner = new MarkerScanner(MARKER);
+      String seen = scanner.feed(stream.substring(0, cut)) + scanner.feed(stream.substring(cut));
+      assertEquals("before\nafter\n", seen, "cut at " + cut);
+      assertEquals(java.util.List.of(new MarkerScanner.ImageLine("display", "iVBORw0K"),
+          new MarkerScanner.ImageLine("matplotlib", "iVBORw0K")), scanner.takeImages());
+      assertEquals(7, scanner.status());
+    }
+  }
+
+  @Test
+  void anImageLineTooLongToHoldIsSkippedAndCounted() {
+    MarkerScanner scanner = new MarkerScanner(MARKER);
+    assertEquals("", scanner.feed("\u0002" + MARKER + ":image display "));
+    String piece = "A".repeat(1024 * 1024);
+    for (int i = 0; i <= MarkerScanner.MAX_IMAGE_LINE / piece.length(); i++) {
+      assertEquals("", scanner.feed(piece));
+    }
+    assertEquals("next\n", scanner.feed("AAAA\nnext\n" + END));
+    assertEquals(java.util.List.of(), scanner.takeImages());
+    assertEquals(1, scanner.takeOversized());
+    assertTrue(scanner.complete());
+  }
 }
