@@ -126,12 +126,19 @@ final class BlockRun {
   List<ReplWorker.Reply> accept(Stream stream, String chunk) {
     List<ReplWorker.Reply> replies = new ArrayList<>(2);
     MarkerScanner scanner = scanner(stream);
-    emit(stream, scanner.feed(chunk), replies);
-    for (MarkerScanner.ImageLine line : scanner.takeImages()) {
-      image(line, replies);
-    }
-    for (int i = scanner.takeOversized(); i > 0; i--) {
-      images.dropOne();
+    String text = scanner.feed(chunk);
+    while (true) {
+      emit(stream, text, replies);
+      List<MarkerScanner.ImageLine> shown = scanner.takeImages();
+      int oversized = scanner.takeOversized();
+      if (shown.isEmpty() && oversized == 0) {
+        break;
+      }
+      shown.forEach(line -> image(line, replies));
+      for (int i = 0; i < oversized; i++) {
+        images.dropOne();
+      }
+      text = scanner.feed(""); // what came after the image line, in order
     }
     if (!imagesNoted && stdout.complete()) {
       imagesNoted = true;

@@ -47,21 +47,23 @@ final class MarkerScanner {
     return HexFormat.of().formatHex(bytes);
   }
 
-  /** Feeds the next chunk; returns the user text it releases (possibly empty). */
+  /**
+   * Feeds the next chunk; returns the user text it releases (possibly empty). The scan stops after an image line, so
+   * that text and images keep their order: while {@link #takeImages()} or {@link #takeOversized()} gives something,
+   * call {@code feed("")} for the text and images after it.
+   */
   String feed(String chunk) {
     if (statusLine != null) {
       return ""; // after the end line only stray output of background jobs can come; it belongs to no block
     }
     pending.append(chunk);
     StringBuilder released = new StringBuilder();
-    while (statusLine == null && scanOnce(released)) {
-      // each pass takes one whole image line out
-    }
+    scanOnce(released);
     return released.toString();
   }
 
-  /** One step of the scan; true when an image line was taken and the rest may hold more. */
-  private boolean scanOnce(StringBuilder released) {
+  /** One step of the scan: text up to the next marker, and the marker's line if it is whole. */
+  private void scanOnce(StringBuilder released) {
     if (!markerSeen) {
       int at = pending.indexOf(needle);
       if (at < 0) {
@@ -69,7 +71,7 @@ final class MarkerScanner {
         int keep = heldBack();
         released.append(pending, 0, pending.length() - keep);
         pending.delete(0, pending.length() - keep);
-        return false;
+        return;
       }
       released.append(pending, 0, at);
       pending.delete(0, at + needle.length());
@@ -83,7 +85,7 @@ final class MarkerScanner {
         pending.setLength(0);
         searched = 0;
       }
-      return false;
+      return;
     }
     String line = pending.substring(0, newline);
     pending.delete(0, newline + 1);
@@ -92,17 +94,17 @@ final class MarkerScanner {
     if (skippingLine) {
       skippingLine = false;
       oversized++;
-      return true;
+      return;
     }
     if (line.startsWith(IMAGE_LINE)) {
       String body = line.substring(IMAGE_LINE.length());
       int space = body.indexOf(' ');
-      images.add(space < 0 ? new ImageLine(body, "") : new ImageLine(body.substring(0, space), body.substring(space + 1)));
-      return true;
+      images.add(space < 0 ? new ImageLine(body, "")
+          : new ImageLine(body.substring(0, space), body.substring(space + 1)));
+      return;
     }
     statusLine = line.strip();
     pending.setLength(0);
-    return false;
   }
 
   /** The image lines found since the last call, in order. */

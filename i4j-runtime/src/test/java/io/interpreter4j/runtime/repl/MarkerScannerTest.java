@@ -80,10 +80,10 @@ class MarkerScannerTest {
     String stream = "before\n" + image + "after\n" + image.replace("display", "matplotlib") + END;
     for (int cut = 0; cut <= stream.length(); cut++) {
       MarkerScanner scanner = new MarkerScanner(MARKER);
-      String seen = scanner.feed(stream.substring(0, cut)) + scanner.feed(stream.substring(cut));
-      assertEquals("before\nafter\n", seen, "cut at " + cut);
-      assertEquals(java.util.List.of(new MarkerScanner.ImageLine("display", "iVBORw0K"),
-          new MarkerScanner.ImageLine("matplotlib", "iVBORw0K")), scanner.takeImages());
+      java.util.List<String> seen = new java.util.ArrayList<>();
+      feedAll(scanner, stream.substring(0, cut), seen);
+      feedAll(scanner, stream.substring(cut), seen);
+      assertEquals("before\n[display iVBORw0K]after\n[matplotlib iVBORw0K]", String.join("", seen), "cut at " + cut);
       assertEquals(7, scanner.status());
     }
   }
@@ -96,9 +96,24 @@ class MarkerScannerTest {
     for (int i = 0; i <= MarkerScanner.MAX_IMAGE_LINE / piece.length(); i++) {
       assertEquals("", scanner.feed(piece));
     }
-    assertEquals("next\n", scanner.feed("AAAA\nnext\n" + END));
+    assertEquals("", scanner.feed("AAAA\nnext\n" + END));
     assertEquals(java.util.List.of(), scanner.takeImages());
     assertEquals(1, scanner.takeOversized());
+    assertEquals("next\n", scanner.feed(""));
     assertTrue(scanner.complete());
+  }
+
+  /** Feeds a chunk as BlockRun does, noting text and images in the order they come out. */
+  private static void feedAll(MarkerScanner scanner, String chunk, java.util.List<String> seen) {
+    String text = scanner.feed(chunk);
+    while (true) {
+      seen.add(text);
+      java.util.List<MarkerScanner.ImageLine> images = scanner.takeImages();
+      if (images.isEmpty()) {
+        return;
+      }
+      images.forEach(i -> seen.add("[" + i.source() + " " + i.base64() + "]"));
+      text = scanner.feed("");
+    }
   }
 }
