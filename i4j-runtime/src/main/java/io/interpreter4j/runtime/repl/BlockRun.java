@@ -31,6 +31,9 @@ final class BlockRun {
   private final Path outputsDir;
   private final ImageBudget images = new ImageBudget();
   private boolean imagesNoted;
+  /** Lines about images for stderr, held until the user's stderr is at the start of a line (two pipes race). */
+  private final List<String> heldNotes = new ArrayList<>(2);
+  private boolean stderrAtLineStart = true;
   private final MarkerScanner stdout;
   private final MarkerScanner stderr;
   private final long liveLimit;
@@ -140,14 +143,26 @@ final class BlockRun {
       }
       text = scanner.feed(""); // what came after the image line, in order
     }
-    if (!imagesNoted && stdout.complete()) {
+    if (!imagesNoted && markersSeen()) {
       imagesNoted = true;
       String note = images.droppedNote();
       if (note != null) {
-        emit(Stream.STDERR, note + "\n", replies);
+        note(note, replies);
       }
     }
+    if (markersSeen() && !heldNotes.isEmpty()) {
+      // the block wrote all it will: a line it left open gets its end rather than a note glued to it
+      emit(Stream.STDERR, stderrAtLineStart ? "" : "\n", replies);
+    }
     return replies;
+  }
+
+  /** A line about images on stderr, now if the user's stderr is at the start of a line, else once it is. */
+  private void note(String line, List<ReplWorker.Reply> replies) {
+    heldNotes.add(line + "\n");
+    if (stderrAtLineStart) {
+      emit(Stream.STDERR, "", replies);
+    }
   }
 
   /** Checks, limits and saves one image the driver sent; what is wrong with it becomes a line on stderr. */
@@ -160,7 +175,7 @@ final class BlockRun {
       bytes = Base64.getDecoder().decode(line.base64());
       header = ImageHeader.read(bytes);
     } catch (IllegalArgumentException e) {
-      emit(Stream.STDERR, "[image not shown: " + e.getMessage() + "]\n", replies);
+      note("[image not shown: " + e.getMessage() + "]", replies);
       return;
     }
     if (!images.admit(bytes.length)) {
@@ -171,7 +186,7 @@ final class BlockRun {
       Files.createDirectories(outputsDir);
       Files.write(file, bytes);
     } catch (IOException e) {
-      emit(Stream.STDERR, "[image not shown: cannot write " + file + ": " + e.getMessage() + "]\n", replies);
+      note("[image not shown: cannot write " + file + ": " + e.getMessage() + "]", replies);
       return;
     }
     replies.add(new ReplWorker.Image(request.block(), new BlockImage(file, header, source)));
@@ -186,6 +201,9 @@ final class BlockRun {
     }
     List<ReplWorker.Reply> replies = new ArrayList<>(2);
     emit(stream, scanner(stream).drain(), replies);
+    if (streamsClosed() && !heldNotes.isEmpty()) {
+      emit(Stream.STDERR, stderrAtLineStart ? "" : "\n", replies); // the interpreter is gone: the notes go out now
+    }
     return replies;
   }
 
@@ -219,6 +237,15 @@ final class BlockRun {
   }
 
   private void emit(Stream stream, String text, List<ReplWorker.Reply> replies) {
+    if (stream == Stream.STDERR) {
+      if (!text.isEmpty()) {
+        stderrAtLineStart = text.endsWith("\n");
+      }
+      if (stderrAtLineStart && !heldNotes.isEmpty()) {
+        text = text + String.join("", heldNotes);
+        heldNotes.clear();
+      }
+    }
     if (text.isEmpty()) {
       return;
     }

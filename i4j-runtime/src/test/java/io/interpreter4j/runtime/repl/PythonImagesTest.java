@@ -132,11 +132,36 @@ class PythonImagesTest {
     assertEquals(0, run.result().exitCode());
     assertEquals("still here\n", run.stdout());
     assertEquals(List.of(), run.images());
-    String[] lines = run.stderr().split("\n");
-    assertEquals("display('notes.txt'): not a PNG, JPEG, GIF or WebP image (9 bytes); nothing shown", lines[0]);
-    assertTrue(lines[1].startsWith("display('missing.png'): cannot show it: FileNotFoundError:"), lines[1]);
+    // whole lines; the Java side's line may come before or after the driver's (stdout and stderr are two pipes)
+    List<String> lines = List.of(run.stderr().split("\n"));
+    assertEquals(3, lines.size(), run.stderr());
+    assertTrue(lines.contains("display('notes.txt'): not a PNG, JPEG, GIF or WebP image (9 bytes); nothing shown"),
+        run.stderr());
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("display('missing.png'): cannot show it: FileNotFoundError:")),
+        run.stderr());
     // a PNG signature without a header passes the driver's check and is refused by the Java side's reading
-    assertEquals("[image not shown: a PNG image cut short: 8 bytes, its header needs 24]", lines[2]);
+    assertTrue(lines.contains("[image not shown: a PNG image cut short: 8 bytes, its header needs 24]"), run.stderr());
+  }
+
+  @Test
+  void aLineAboutAnImageNeverBreaksALineTheBlockWritesOnStderr() {
+    ActorRef<ReplWorker.Command> python = worker(null);
+    Run run = run(python, 7, """
+        import sys
+        sys.stderr.write("half a line")
+        sys.stderr.flush()
+        display(b"\\x89PNG\\r\\n\\x1a\\n")
+        sys.stderr.write(", then its end\\n")
+        sys.stderr.write("left open")
+        display(b"\\x89PNG\\r\\n\\x1a\\n")
+        """);
+    assertEquals(0, run.result().exitCode());
+    String note = "[image not shown: a PNG image cut short: 8 bytes, its header needs 24]";
+    List<String> lines = List.of(run.stderr().split("\n"));
+    assertEquals(4, lines.size(), run.stderr());
+    assertTrue(lines.contains("half a line, then its end"), run.stderr());
+    assertTrue(lines.contains("left open"), run.stderr());
+    assertEquals(2, lines.stream().filter(note::equals).count(), run.stderr());
   }
 
   @Test
