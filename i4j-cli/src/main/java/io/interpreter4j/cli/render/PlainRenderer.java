@@ -98,7 +98,7 @@ public final class PlainRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.Output o) {
       write(o.stream() == StreamName.STDERR ? theme.stderr(o.text()) : o.text());
     } else if (p instanceof EventPayload.Image i) {
-      line(theme.dim(imageLine(i)));
+      line(theme.dim(ImageLine.of(i)));
     } else if (p instanceof EventPayload.ExecFinished f) {
       StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code());
       if (f.timed_out()) {
@@ -130,11 +130,6 @@ public final class PlainRenderer extends EventRenderer {
         write("\n");
       }
     }
-  }
-
-  /** How the terminal tells of an image a block showed: {@code image 640x480 · PATH}. */
-  static String imageLine(EventPayload.Image i) {
-    return "image " + i.width() + "x" + i.height() + " · " + i.path();
   }
 
   /** How a transcript tells of a {@code conversation} event. */

@@ -215,7 +215,7 @@ public final class TerminalRenderer extends EventRenderer {
       output(o);
     } else if (p instanceof EventPayload.Image i) {
       endLine();
-      printRows(List.of(theme.dim(OUTPUT_INDENT + PlainRenderer.imageLine(i))));
+      printRows(List.of(theme.dim(OUTPUT_INDENT + ImageLine.of(i))));
     } else if (p instanceof EventPayload.ExecFinished f) {
       endLine();
       printRows(List.of(badge(f), ""));

@@ -103,11 +103,6 @@ public final class PromptBuilder {
     return sb.toString();
   }
 
-  /** How an image reaches a model without vision: {@code [image 640x480 PNG: /path/to/block-3-1.png]}. */
-  public static String imageNote(int width, int height, String format, String path) {
-    return "[image " + width + "x" + height + " " + format + ": " + path + "]";
-  }
-
   /** Told to the model when the user declines a block. */
   public static String declined(int block, String reason) {
     String why = reason == null || reason.isBlank() ? "" : " Reason: " + reason.strip();
@@ -128,5 +123,10 @@ public final class PromptBuilder {
   public static String unknownLanguage(int block, String language, java.util.List<String> available) {
     return "Block " + block + " was not executed: the language '" + language + "' is not available here. "
         + "Available languages: " + String.join(", ", available) + ". Rewrite it in one of those.";
+  }
+
+  /** How an image reaches a model without vision: {@code [image 640x480 PNG: /path/to/block-3-1.png]}. */
+  public static String imageNote(int width, int height, String format, String path) {
+    return "[image " + width + "x" + height + " " + format + ": " + path + "]";
   }
 }
