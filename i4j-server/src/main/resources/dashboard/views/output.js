@@ -1,6 +1,7 @@
 /*
  * A block's live output under its card: stdout and stderr as they arrive, drawn at most once a frame, bounded in
- * the page (the oldest output is dropped past OUTPUT_CAP characters, with a link to the full output on the server).
+ * the page (the oldest output is dropped past OUTPUT_CAP characters, with a link to the full output on the server),
+ * and the images the block showed, in place among its output; a click shows one at full size.
  */
 import { h } from '../dom.js';
 import { fmtBytes, stripAnsi } from '../format.js';
@@ -54,10 +55,22 @@ export class BlockOutput {
     return true;
   }
 
+  /** Queues an image the block showed (an image event), served at src, to be drawn after the text before it. */
+  image(src, ev) {
+    this.pending.push(['image', { src, ev }]);
+    this.el.hidden = false;
+    return true;
+  }
+
   /** Draws what was queued; finished: the block's exec_finished event, if any. */
   flush(finished) {
     const el = this.pre;
     for (const [stream, text] of this.pending) {
+      if (stream === 'image') {
+        el.append(imageFigure(text.src, text.ev));
+        this.chunks.push({ stream, node: null, len: 0 }); // text after the image starts a span of its own
+        continue;
+      }
       const last = this.chunks[this.chunks.length - 1];
       if (last && last.stream === stream && last.len + text.length <= OUTPUT_CHUNK) {
         last.node.firstChild.appendData(text);
@@ -73,6 +86,7 @@ export class BlockOutput {
     this.pendingLen = 0;
     while (this.total > OUTPUT_CAP && this.chunks.length) {
       const first = this.chunks[0];
+      if (!first.node) { this.chunks.shift(); continue; } // an image stays; it is not counted as output
       const excess = this.total - OUTPUT_CAP;
       if (first.len <= excess) {
         first.node.remove();
@@ -100,4 +114,22 @@ export class BlockOutput {
     }
     if (this.stick) el.scrollTop = el.scrollHeight;
   }
+}
+
+/** An image in the output: its size and source in the caption; a click opens it at full size in a dialog. */
+function imageFigure(src, ev) {
+  const label = 'image ' + ev.width + 'x' + ev.height + ' · ' + ev.source;
+  const img = h('img', { class: 'out-image', src, alt: label, loading: 'lazy', width: ev.width, height: ev.height,
+    'data-testid': 'block-image', title: 'Click to enlarge' });
+  img.addEventListener('click', () => enlarge(src, label));
+  return h('figure', { class: 'out-figure' }, img, h('figcaption', { text: label }));
+}
+
+function enlarge(src, label) {
+  const dlg = h('dialog', { class: 'modal image-modal', 'data-testid': 'image-dialog' },
+    h('img', { src, alt: label }), h('p', { class: 'muted', text: label + ' · click or Esc to close' }));
+  dlg.addEventListener('click', () => dlg.close());
+  dlg.addEventListener('close', () => dlg.remove());
+  document.body.append(dlg);
+  dlg.showModal();
 }

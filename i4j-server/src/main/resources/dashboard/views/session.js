@@ -203,6 +203,13 @@ export class SessionView {
         if (b.output.append(ev.stream, ev.text)) this.dirtyOutputs.add(b);
         break;
       }
+      case 'image': {
+        // the API counts a session's images 1, 2, ... in the order of their events, as this page sees them
+        this.imageCount = (this.imageCount || 0) + 1;
+        const b = this.blockFor(ev.block, null, null);
+        if (b.output.image(this.base + '/images/' + this.imageCount, ev)) this.dirtyOutputs.add(b);
+        break;
+      }
       case 'exec_finished': {
         const b = this.blockFor(ev.block, null, null);
         b.markFinished(ev);

@@ -316,4 +316,34 @@ class DashboardBrowserTest {
     assertEquals("turn_finished", finished.path("type").asText());
     assertEquals("done", finished.path("status").asText(), "the model got the reason: " + finished);
   }
+
+  @Test
+  void anImageABlockShowsIsInItsOutputWhereItWasProducedAndEnlargesOnAClick() throws Exception {
+    String block = "print('before')\n" + ImageApiTest.BLOCK + "print('after')\n";
+    String model = cassette("image", null, "A red picture:\n\n```python\n" + block + "```\n",
+        "\\[image 3x2 PNG: ", "It is **3x2** pixels.");
+    String id = server.createSession(body("message", "Show me a red picture", "model", model, "autoRun", true));
+
+    browser.login(server);
+    browser.driver.get(server.base() + "/#/session/" + id);
+    WebElement image = browser.waitFor("block 1's image", testId("block-image"));
+    browser.waitFor("the image to load through the API with the browser's cookie",
+        d -> ((Number) browser.js("return arguments[0].complete ? arguments[0].naturalWidth : 0", image))
+            .intValue() == 3);
+    assertEquals("/api/sessions/" + id + "/images/1", image.getDomAttribute("src"));
+    assertEquals("image 3x2 · display", image.getDomAttribute("alt"));
+    browser.waitFor("the model's answer", d -> Browser.text(d.findElement(testId("transcript")))
+        .contains("It is 3x2 pixels."));
+    // in place: after the text printed before display() and before the text printed after it
+    WebElement output = browser.driver.findElement(testId("block-output", "block", 1));
+    assertEquals("before|IMAGE|after", browser.js("return [...arguments[0].childNodes].map(n => "
+        + "n.tagName === 'FIGURE' ? 'IMAGE' : n.textContent.trim()).filter(t => t).join('|')", output));
+
+    image.click();
+    WebElement dialog = browser.waitFor("the enlarged image", testId("image-dialog"));
+    assertEquals("/api/sessions/" + id + "/images/1",
+        dialog.findElement(org.openqa.selenium.By.tagName("img")).getDomAttribute("src"));
+    dialog.click();
+    browser.waitGone("the enlarged image to close", testId("image-dialog"));
+  }
 }

@@ -82,6 +82,11 @@ public final class NotebookExport {
         if (cell != null) {
           appendStream((ArrayNode) cell.get("outputs"), o.stream().wire(), o.text());
         }
+      } else if (p instanceof EventPayload.Image i) {
+        ObjectNode cell = codeCells.get(i.block());
+        if (cell != null) {
+          appendImage((ArrayNode) cell.get("outputs"), i);
+        }
       } else if (p instanceof EventPayload.ExecFinished f) {
         ObjectNode cell = codeCells.get(f.block());
         if (cell != null) {
@@ -178,6 +183,26 @@ public final class NotebookExport {
     out.put("output_type", "stream");
     out.put("name", stream);
     out.set("text", lines(text));
+  }
+
+  /**
+   * An image as Jupyter shows one: a display_data output with the file's bytes in base64 under its media type, and
+   * a text line with its size and path (all that is left when the file is gone).
+   */
+  private static void appendImage(ArrayNode outputs, EventPayload.Image image) {
+    ObjectNode out = outputs.addObject();
+    out.put("output_type", "display_data");
+    ObjectNode data = out.putObject("data");
+    ObjectNode metadata = out.putObject("metadata");
+    try {
+      byte[] bytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(image.path()));
+      data.put(image.mime(), java.util.Base64.getEncoder().encodeToString(bytes));
+      metadata.putObject(image.mime()).put("width", image.width()).put("height", image.height());
+    } catch (java.io.IOException | RuntimeException e) {
+      // the file was removed since: the text line still says what was shown
+    }
+    data.set("text/plain", lines("<image " + image.width() + "x" + image.height() + " " + image.mime() + ": "
+        + image.path() + ">"));
   }
 
   /** nbformat's multi-line strings: a list of lines, each but the last ending with its newline. */

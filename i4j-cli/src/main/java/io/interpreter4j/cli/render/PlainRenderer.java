@@ -74,6 +74,8 @@ public final class PlainRenderer extends EventRenderer {
       line(theme.dim("── running block " + s.block() + " (" + s.language() + ") ──"));
     } else if (p instanceof EventPayload.Output o) {
       write(o.stream() == StreamName.STDERR ? theme.stderr(o.text()) : o.text());
+    } else if (p instanceof EventPayload.Image i) {
+      line(theme.dim(ImageLine.of(i)));
     } else if (p instanceof EventPayload.ExecFinished f) {
       StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code()).append(" · ").append(f.duration_ms())
           .append(" ms");

@@ -196,6 +196,9 @@ public final class TerminalRenderer extends EventRenderer {
       setActivity(Activity.RUNNING);
     } else if (p instanceof EventPayload.Output o) {
       output(o);
+    } else if (p instanceof EventPayload.Image i) {
+      endLine();
+      printRows(List.of(theme.dim(OUTPUT_INDENT + ImageLine.of(i))));
     } else if (p instanceof EventPayload.ExecFinished f) {
       endLine();
       printRows(List.of(blockRows.badge(f, verbose), ""));

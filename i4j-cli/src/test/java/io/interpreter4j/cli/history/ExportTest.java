@@ -131,6 +131,43 @@ class ExportTest {
   }
 
   @Test
+  void theNotebookShowsABlocksImagesAsJupyterDoes() throws Exception {
+    Path png = tmp.resolve("block-1-1.png");
+    java.awt.image.BufferedImage picture = new java.awt.image.BufferedImage(4, 3,
+        java.awt.image.BufferedImage.TYPE_INT_RGB);
+    javax.imageio.ImageIO.write(picture, "png", png.toFile());
+    Journals j = new Journals("s1", Instant.parse("2026-01-01T10:00:00Z"))
+        .add(new EventPayload.SessionStarted("replay:x.json", "/w"), new EventPayload.UserMessage("plot"),
+            new EventPayload.CodeBlockEvent(1, "python", "display('p.png')", false),
+            new EventPayload.AssistantMessage("```python\ndisplay('p.png')\n```\n"),
+            new EventPayload.ExecStarted(1, "python"),
+            new EventPayload.Output(1, StreamName.STDOUT, "shown\n"),
+            new EventPayload.Image(1, "image/png", png.toString(), 4, 3, io.interpreter4j.core.image.ImageSource.DISPLAY),
+            new EventPayload.Image(1, "image/png", tmp.resolve("gone.png").toString(), 8, 6,
+                io.interpreter4j.core.image.ImageSource.MATPLOTLIB),
+            new EventPayload.ExecFinished(1, 0, false, false, 5, false, null),
+            new EventPayload.TurnFinished(TurnStatus.DONE, 1, null));
+    ObjectNode nb = NotebookExport.render(TurnLog.of(j.events()));
+    JsonNode outputs = null;
+    for (JsonNode cell : nb.get("cells")) {
+      if (cell.get("cell_type").asText().equals("code")) {
+        outputs = cell.get("outputs");
+      }
+    }
+    assertEquals(3, outputs.size());
+    JsonNode image = outputs.get(1);
+    assertEquals("display_data", image.get("output_type").asText());
+    assertEquals(java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(png)),
+        image.get("data").get("image/png").asText());
+    assertEquals(4, image.get("metadata").get("image/png").get("width").asInt());
+    assertEquals("<image 4x3 image/png: " + png + ">", image.get("data").get("text/plain").get(0).asText());
+    JsonNode gone = outputs.get(2);
+    assertFalse(gone.get("data").has("image/png"), "a removed file leaves its text line only");
+    assertEquals("<image 8x6 image/png: " + tmp.resolve("gone.png") + ">",
+        gone.get("data").get("text/plain").get(0).asText());
+  }
+
+  @Test
   void conversationsSaveAndLoad() throws Exception {
     Path file = tmp.resolve("sub/c.json");
     List<ChatMessage> history = List.of(ChatMessage.system("sys"), ChatMessage.user("q"), ChatMessage.assistant("a"));

@@ -24,6 +24,7 @@ public final class EventCodec {
       Map.entry("exec_started", EventPayload.ExecStarted.class),
       Map.entry("output", EventPayload.Output.class),
       Map.entry("exec_finished", EventPayload.ExecFinished.class),
+      Map.entry("image", EventPayload.Image.class),
       Map.entry("usage", EventPayload.Usage.class),
       Map.entry("retry", EventPayload.Retry.class),
       Map.entry("turn_finished", EventPayload.TurnFinished.class),

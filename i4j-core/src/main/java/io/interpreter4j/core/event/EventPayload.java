@@ -68,6 +68,15 @@ public sealed interface EventPayload {
     public String type() { return "exec_finished"; }
   }
 
+  /**
+   * A picture a block showed, saved under the session's {@code outputs/} folder; its bytes never travel in events.
+   * mime: image/png | image/jpeg | image/gif | image/webp; source: display | matplotlib | r | screenshot.
+   */
+  record Image(int block, String mime, String path, int width, int height,
+               io.interpreter4j.core.image.ImageSource source) implements EventPayload {
+    public String type() { return "image"; }
+  }
+
   /** Tokens of one model call, as the provider reported them. */
   record Usage(long input_tokens, long output_tokens) implements EventPayload {
     public String type() { return "usage"; }

@@ -66,6 +66,15 @@ public final class PromptBuilder {
   /** The message that gives the model a block's result. */
   public static String blockResult(int block, String language, int exitCode, boolean timedOut, boolean interrupted,
                                    String output, String notice) {
+    return blockResult(block, language, exitCode, timedOut, interrupted, output, notice, java.util.List.of());
+  }
+
+  /**
+   * As {@link #blockResult(int, String, int, boolean, boolean, String, String)}, with a line per image the block
+   * showed ({@link #imageNote}), for a model that does not see the images themselves.
+   */
+  public static String blockResult(int block, String language, int exitCode, boolean timedOut, boolean interrupted,
+                                   String output, String notice, java.util.List<String> imageNotes) {
     StringBuilder sb = new StringBuilder();
     sb.append("Block ").append(block).append(" (").append(language).append(") ");
     if (timedOut) {
@@ -87,6 +96,9 @@ public final class PromptBuilder {
         sb.append('\n');
       }
       sb.append("```");
+    }
+    for (String note : imageNotes) {
+      sb.append('\n').append(note);
     }
     return sb.toString();
   }
@@ -120,5 +132,10 @@ public final class PromptBuilder {
   public static String unknownLanguage(int block, String language, java.util.List<String> available) {
     return "Block " + block + " was not executed: the language '" + language + "' is not available here. "
         + "Available languages: " + String.join(", ", available) + ". Rewrite it in one of those.";
+  }
+
+  /** How an image reaches a model without vision: {@code [image 640x480 PNG: /path/to/block-3-1.png]}. */
+  public static String imageNote(int width, int height, String format, String path) {
+    return "[image " + width + "x" + height + " " + format + ": " + path + "]";
   }
 }

@@ -39,6 +39,8 @@ class EventCodecTest {
         new EventPayload.ExecStarted(1, "python"),
         new EventPayload.Output(1, StreamName.STDOUT, "1\n"),
         new EventPayload.ExecFinished(1, 0, false, false, 3, false, "/o"),
+        new EventPayload.Image(1, "image/png", "/s/outputs/block-1-1.png", 640, 480,
+            io.interpreter4j.core.image.ImageSource.MATPLOTLIB),
         new EventPayload.Retry(2, "HTTP 429"),
         new EventPayload.Usage(1200, 85),
         new EventPayload.TurnFinished(TurnStatus.DONE, 2, null),
@@ -49,6 +51,15 @@ class EventCodecTest {
       Event e = new Event("s", seq++, Instant.now(), p);
       assertEquals(e, EventCodec.fromJson(EventCodec.toJson(e)));
     }
+  }
+
+  @Test
+  void anImageEventHasTheDocumentedFields() throws Exception {
+    Event e = new Event("s1", 9, Instant.parse("2026-12-02T10:00:00Z"), new EventPayload.Image(3, "image/png",
+        "/s/outputs/block-3-1.png", 640, 480, io.interpreter4j.core.image.ImageSource.DISPLAY));
+    assertEquals("{\"session\":\"s1\",\"seq\":9,\"ts\":\"2026-12-02T10:00:00Z\",\"type\":\"image\",\"block\":3,"
+        + "\"mime\":\"image/png\",\"path\":\"/s/outputs/block-3-1.png\",\"width\":640,\"height\":480,"
+        + "\"source\":\"display\"}", EventCodec.toJson(e));
   }
 
   @Test

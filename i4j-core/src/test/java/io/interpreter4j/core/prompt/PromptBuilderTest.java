@@ -44,6 +44,14 @@ class PromptBuilderTest {
   }
 
   @Test
+  void aModelWithoutVisionReadsALinePerImage() {
+    String note = PromptBuilder.imageNote(640, 480, "PNG", "/s/outputs/block-2-1.png");
+    assertEquals("[image 640x480 PNG: /s/outputs/block-2-1.png]", note);
+    String m = PromptBuilder.blockResult(2, "python", 0, false, false, "plotted\n", null, java.util.List.of(note));
+    assertTrue(m.endsWith("```output\nplotted\n```\n[image 640x480 PNG: /s/outputs/block-2-1.png]"), m);
+  }
+
+  @Test
   void declinedAndBlockedMessagesNameTheBlock() {
     assertTrue(PromptBuilder.declined(2, null).contains("declined to run block 2"));
     assertEquals("The user declined to run block 2; it was not executed. Reason: not on prod.\n"

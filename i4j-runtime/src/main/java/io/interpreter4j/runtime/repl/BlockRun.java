@@ -1,5 +1,8 @@
 package io.interpreter4j.runtime.repl;
 
+import io.interpreter4j.core.image.ImageBudget;
+import io.interpreter4j.core.image.ImageHeader;
+import io.interpreter4j.core.image.ImageSource;
 import io.interpreter4j.core.output.OutputSpool;
 import io.interpreter4j.runtime.repl.ReplProcess.Stream;
 import java.io.IOException;
@@ -7,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -24,6 +28,12 @@ final class BlockRun {
   private final String command;
   private final String carriedNotice;
   private final OutputSpool spool;
+  private final Path outputsDir;
+  private final ImageBudget images = new ImageBudget();
+  private boolean imagesNoted;
+  /** Lines about images for stderr, held until the user's stderr is at the start of a line (two pipes race). */
+  private final List<String> heldNotes = new ArrayList<>(2);
+  private boolean stderrAtLineStart = true;
   private final MarkerScanner stdout;
   private final MarkerScanner stderr;
   private final long liveLimit;
@@ -37,7 +47,8 @@ final class BlockRun {
   private Integer exitValue;
 
   private BlockRun(ReplWorker.Execute request, String marker, String command, String carriedNotice,
-      OutputSpool spool, long liveLimit) {
+      OutputSpool spool, Path outputsDir, long liveLimit) {
+    this.outputsDir = outputsDir;
     this.request = request;
     this.marker = marker;
     this.command = command;
@@ -66,7 +77,8 @@ final class BlockRun {
     // the output file is created while the block runs: creating a file can take longer than a trivial block
     OutputSpool spool = OutputSpool.open(sessionDir.resolve("outputs").resolve("block-" + request.block() + ".txt"),
         config.maxOutput(), blocking);
-    return new BlockRun(request, marker, command, carriedNotice, spool, config.liveOutputLimit());
+    return new BlockRun(request, marker, command, carriedNotice, spool, sessionDir.resolve("outputs"),
+        config.liveOutputLimit());
   }
 
   ReplWorker.Execute request() {
@@ -110,22 +122,88 @@ final class BlockRun {
     exitValue = value;
   }
 
-  /** Takes a chunk of a stream; returns the live replies to send (user text, or the one live-limit notice). */
-  List<ReplWorker.Output> accept(Stream stream, String chunk) {
-    List<ReplWorker.Output> replies = new ArrayList<>(2);
-    emit(stream, scanner(stream).feed(chunk), replies);
+  /**
+   * Takes a chunk of a stream; returns the live replies to send: user text, the one live-limit notice, the images
+   * the block showed (saved under {@code outputs/}) and a line on stderr for each one that could not be shown.
+   */
+  List<ReplWorker.Reply> accept(Stream stream, String chunk) {
+    List<ReplWorker.Reply> replies = new ArrayList<>(2);
+    MarkerScanner scanner = scanner(stream);
+    String text = scanner.feed(chunk);
+    while (true) {
+      emit(stream, text, replies);
+      List<MarkerScanner.ImageLine> shown = scanner.takeImages();
+      int oversized = scanner.takeOversized();
+      if (shown.isEmpty() && oversized == 0) {
+        break;
+      }
+      shown.forEach(line -> image(line, replies));
+      for (int i = 0; i < oversized; i++) {
+        images.dropOne();
+      }
+      text = scanner.feed(""); // what came after the image line, in order
+    }
+    if (!imagesNoted && markersSeen()) {
+      imagesNoted = true;
+      String note = images.droppedNote();
+      if (note != null) {
+        note(note, replies);
+      }
+    }
+    if (markersSeen() && !heldNotes.isEmpty()) {
+      // the block wrote all it will: a line it left open gets its end rather than a note glued to it
+      emit(Stream.STDERR, stderrAtLineStart ? "" : "\n", replies);
+    }
     return replies;
   }
 
+  /** A line about images on stderr, now if the user's stderr is at the start of a line, else once it is. */
+  private void note(String line, List<ReplWorker.Reply> replies) {
+    heldNotes.add(line + "\n");
+    if (stderrAtLineStart) {
+      emit(Stream.STDERR, "", replies);
+    }
+  }
+
+  /** Checks, limits and saves one image the driver sent; what is wrong with it becomes a line on stderr. */
+  private void image(MarkerScanner.ImageLine line, List<ReplWorker.Reply> replies) {
+    ImageSource source;
+    byte[] bytes;
+    ImageHeader header;
+    try {
+      source = ImageSource.fromWire(line.source());
+      bytes = Base64.getDecoder().decode(line.base64());
+      header = ImageHeader.read(bytes);
+    } catch (IllegalArgumentException e) {
+      note("[image not shown: " + e.getMessage() + "]", replies);
+      return;
+    }
+    if (!images.admit(bytes.length)) {
+      return; // counted; the note comes at the end of the block
+    }
+    Path file = outputsDir.resolve("block-" + request.block() + "-" + images.kept() + "." + header.format().extension());
+    try {
+      Files.createDirectories(outputsDir);
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      note("[image not shown: cannot write " + file + ": " + e.getMessage() + "]", replies);
+      return;
+    }
+    replies.add(new ReplWorker.Image(request.block(), new BlockImage(file, header, source)));
+  }
+
   /** The stream ended; text held back as a possible marker start is user output after all. */
-  List<ReplWorker.Output> closed(Stream stream) {
+  List<ReplWorker.Reply> closed(Stream stream) {
     if (stream == Stream.STDOUT) {
       stdoutClosed = true;
     } else {
       stderrClosed = true;
     }
-    List<ReplWorker.Output> replies = new ArrayList<>(2);
+    List<ReplWorker.Reply> replies = new ArrayList<>(2);
     emit(stream, scanner(stream).drain(), replies);
+    if (streamsClosed() && !heldNotes.isEmpty()) {
+      emit(Stream.STDERR, stderrAtLineStart ? "" : "\n", replies); // the interpreter is gone: the notes go out now
+    }
     return replies;
   }
 
@@ -158,7 +236,16 @@ final class BlockRun {
     return stream == Stream.STDOUT ? stdout : stderr;
   }
 
-  private void emit(Stream stream, String text, List<ReplWorker.Output> replies) {
+  private void emit(Stream stream, String text, List<ReplWorker.Reply> replies) {
+    if (stream == Stream.STDERR) {
+      if (!text.isEmpty()) {
+        stderrAtLineStart = text.endsWith("\n");
+      }
+      if (stderrAtLineStart && !heldNotes.isEmpty()) {
+        text = text + String.join("", heldNotes);
+        heldNotes.clear();
+      }
+    }
     if (text.isEmpty()) {
       return;
     }

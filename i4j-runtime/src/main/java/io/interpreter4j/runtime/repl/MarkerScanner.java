@@ -7,18 +7,34 @@ import java.util.HexFormat;
  * Finds the end-of-block line {@code "\u0002<marker> <status> <flags>\n"} in one output stream and passes every
  * other character through unchanged, in order and exactly once, however the stream is cut into chunks.
  * The marker is fresh and random for each block, so user output cannot end a block early by printing it.
+ * Lines {@code "\u0002<marker>:image <source> <base64>\n"} before it carry the images the block shows; they are
+ * taken out of the text and handed over by {@link #takeImages()}, one longer than {@link #MAX_IMAGE_LINE} is skipped
+ * and counted by {@link #takeOversized()}.
  */
 final class MarkerScanner {
 
   /** Starts the end line; a control character, so ordinary output never has to be held back. */
   static final char LEAD = '\u0002';
 
+  /** An image line's longest body: the base64 of a 20 MB image and its source's name. */
+  static final int MAX_IMAGE_LINE = 28 * 1024 * 1024;
+
+  private static final String IMAGE_LINE = ":image ";
+
   private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** An image line: what showed it (the driver's word) and the image's bytes in base64. */
+  record ImageLine(String source, String base64) {}
 
   private final String needle;
   private final StringBuilder pending = new StringBuilder();
   private boolean markerSeen;
+  private boolean skippingLine;
   private String statusLine;
+  private final java.util.List<ImageLine> images = new java.util.ArrayList<>();
+  private int oversized;
+  /** How much of {@code pending} after a marker is known to hold no newline. */
+  private int searched;
 
   MarkerScanner(String marker) {
     this.needle = LEAD + marker;
@@ -31,32 +47,81 @@ final class MarkerScanner {
     return HexFormat.of().formatHex(bytes);
   }
 
-  /** Feeds the next chunk; returns the user text it releases (possibly empty). */
+  /**
+   * Feeds the next chunk; returns the user text it releases (possibly empty). The scan stops after an image line, so
+   * that text and images keep their order: while {@link #takeImages()} or {@link #takeOversized()} gives something,
+   * call {@code feed("")} for the text and images after it.
+   */
   String feed(String chunk) {
     if (statusLine != null) {
       return ""; // after the end line only stray output of background jobs can come; it belongs to no block
     }
     pending.append(chunk);
-    String released = "";
+    StringBuilder released = new StringBuilder();
+    scanOnce(released);
+    return released.toString();
+  }
+
+  /** One step of the scan: text up to the next marker, and the marker's line if it is whole. */
+  private void scanOnce(StringBuilder released) {
     if (!markerSeen) {
       int at = pending.indexOf(needle);
       if (at < 0) {
         // keep only what could still become the marker, i.e. a suffix that is a prefix of the needle
         int keep = heldBack();
-        released = pending.substring(0, pending.length() - keep);
+        released.append(pending, 0, pending.length() - keep);
         pending.delete(0, pending.length() - keep);
-        return released;
+        return;
       }
-      released = pending.substring(0, at);
+      released.append(pending, 0, at);
       pending.delete(0, at + needle.length());
       markerSeen = true;
     }
-    int newline = pending.indexOf("\n");
-    if (newline >= 0) {
-      statusLine = pending.substring(0, newline).strip();
-      pending.setLength(0);
+    int newline = pending.indexOf("\n", searched); // an image line comes in many chunks: look at each char once
+    if (newline < 0) {
+      searched = pending.length();
+      if (pending.length() > MAX_IMAGE_LINE) {
+        skippingLine = true; // an image too large to hold: let it pass by, counted, without keeping it
+        pending.setLength(0);
+        searched = 0;
+      }
+      return;
     }
-    return released;
+    String line = pending.substring(0, newline);
+    pending.delete(0, newline + 1);
+    searched = 0;
+    markerSeen = false;
+    if (skippingLine) {
+      skippingLine = false;
+      oversized++;
+      return;
+    }
+    if (line.startsWith(IMAGE_LINE)) {
+      String body = line.substring(IMAGE_LINE.length());
+      int space = body.indexOf(' ');
+      images.add(space < 0 ? new ImageLine(body, "")
+          : new ImageLine(body.substring(0, space), body.substring(space + 1)));
+      return;
+    }
+    statusLine = line.strip();
+    pending.setLength(0);
+  }
+
+  /** The image lines found since the last call, in order. */
+  java.util.List<ImageLine> takeImages() {
+    if (images.isEmpty()) {
+      return java.util.List.of();
+    }
+    java.util.List<ImageLine> taken = java.util.List.copyOf(images);
+    images.clear();
+    return taken;
+  }
+
+  /** How many image lines were too long to keep since the last call. */
+  int takeOversized() {
+    int n = oversized;
+    oversized = 0;
+    return n;
   }
 
   /** At end of stream without the end line: whatever was held back is user text after all. */

@@ -34,7 +34,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
 
   public interface Command {}
 
-  /** Run code; replies Output* then exactly one Finished to replyTo, even if the worker crashes meanwhile. */
+  /** Run code; replies Output* and Image* then exactly one Finished to replyTo, even if the worker crashes meanwhile. */
   public record Execute(int block, String code, Duration timeout, ActorRef<Reply> replyTo) implements Command {}
 
   /** User interrupt of the running block: SIGINT to its process group, then kill after grace -> exit 130, interrupted=true. No-op when idle. */
@@ -46,6 +46,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   public interface Reply {}
 
   public record Output(int block, StreamName stream, String text) implements Reply {}
+
+  /** An image the block showed, saved under the session's {@code outputs/}; comes before the block's Finished. */
+  public record Image(int block, BlockImage image) implements Reply {}
 
   public record Finished(int block, ExecResult result) implements Reply {}
 

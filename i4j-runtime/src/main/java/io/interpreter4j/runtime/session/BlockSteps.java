@@ -34,6 +34,8 @@ final class BlockSteps {
   private CodeBlock runningBlock;
   private String runningCode;
   private String runningLanguage;
+  /** How the running block's images reach a model that does not see them: {@code [image 640x480 PNG: PATH]}. */
+  private final java.util.List<String> runningImages = new java.util.ArrayList<>();
   private boolean awaitingLanguages;
 
   BlockSteps(TurnRunner turn, ActorContext<Session.Command> context, Settings settings, SessionEvents events,
@@ -59,6 +61,7 @@ final class BlockSteps {
     runningBlock = null;
     runningCode = null;
     runningLanguage = null;
+    runningImages.clear();
   }
 
   void runNext() {
@@ -156,6 +159,16 @@ final class BlockSteps {
       }
       return;
     }
+    if (reply instanceof ReplWorker.Image i) {
+      if (i.block() == runningBlock.index()) {
+        var header = i.image().header();
+        String path = i.image().path().toAbsolutePath().toString();
+        events.publish(new EventPayload.Image(i.block(), header.format().mime(), path, header.width(),
+            header.height(), i.image().source()));
+        runningImages.add(PromptBuilder.imageNote(header.width(), header.height(), header.format().name(), path));
+      }
+      return;
+    }
     ReplWorker.Finished f = (ReplWorker.Finished) reply;
     if (f.block() != runningBlock.index()) {
       return;
@@ -167,7 +180,8 @@ final class BlockSteps {
       turn.client().result = r;
     }
     turn.results().add(PromptBuilder.blockResult(f.block(), runningBlock.language(), r.exitCode(), r.timedOut(),
-        r.interrupted(), r.modelOutput(), r.notice()));
+        r.interrupted(), r.modelOutput(), r.notice(), List.copyOf(runningImages)));
+    runningImages.clear();
     String code = runningCode;
     runningBlock = null;
     runningCode = null;

@@ -34,6 +34,7 @@ public final class ConversationRebuilder {
   private final List<String> results = new ArrayList<>();
   private final Map<Integer, String> languages = new HashMap<>();
   private final Map<Integer, StringBuilder> outputs = new HashMap<>();
+  private final Map<Integer, List<String>> images = new HashMap<>();
   private String model = "";
   private String cwd = "";
 
@@ -73,12 +74,17 @@ public final class ConversationRebuilder {
       results.add(e.message());
     } else if (p instanceof EventPayload.Output o) {
       outputs.computeIfAbsent(o.block(), b -> new StringBuilder()).append(o.text());
+    } else if (p instanceof EventPayload.Image i) {
+      io.interpreter4j.core.image.ImageFormat format = io.interpreter4j.core.image.ImageFormat.ofMime(i.mime());
+      images.computeIfAbsent(i.block(), b -> new ArrayList<>()).add(PromptBuilder.imageNote(i.width(), i.height(),
+          format == null ? i.mime() : format.name(), i.path()));
     } else if (p instanceof EventPayload.ExecFinished f) {
       String output = fullOutput(f);
       String forModel = OutputTruncator.truncate(output, maxOutput, f.output_file());
       results.add(PromptBuilder.blockResult(f.block(), languages.getOrDefault(f.block(), "code"), f.exit_code(),
-          f.timed_out(), f.interrupted(), forModel, null));
+          f.timed_out(), f.interrupted(), forModel, null, images.getOrDefault(f.block(), List.of())));
       outputs.remove(f.block());
+      images.remove(f.block());
     } else if (p instanceof EventPayload.TurnFinished) {
       flushResults();
     }

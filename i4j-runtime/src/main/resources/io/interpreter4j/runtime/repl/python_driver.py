@@ -3,8 +3,10 @@
 # UTF-8 code (a line "<marker> <path-of-code-file>" runs a file instead). The code runs in one persistent
 # __main__ namespace; then "\x02<marker> <status> <flags>\n" goes to stdout and to stderr so the Java side
 # knows both streams are complete. User code sees stdin at end-of-file.
+# Images a block shows (display(x), matplotlib figures) go to stdout's private copy as lines
+# "\x02<marker>:image <source> <base64 of the file>\n" before the end line; the Java side checks, limits and saves them.
 def _i4j_main():
-    import ast, builtins, linecache, os, signal, sys, traceback, types
+    import ast, builtins, importlib.abc, importlib.machinery, importlib.util, linecache, os, signal, sys, traceback, types
 
     # Keep the command channel on a private fd (dup'ed fds are not inherited by children) and give
     # fd 0 to /dev/null, so input(), sys.stdin and child processes see end-of-file instead of hanging.
@@ -24,10 +26,183 @@ def _i4j_main():
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # idle: a late interrupt must not break the read loop
 
+    block = {"marker": None}  # the running block's marker, for images shown while it runs
+
+    def write_all(fd, data):
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+
+    def send_image(data, source):
+        import base64
+        flush_all()  # text printed before the image stays before it
+        write_all(marker_out, b"".join([b"\x02", block["marker"].encode("ascii"), b":image ", source.encode("ascii"),
+                                        b" ", base64.b64encode(data), b"\n"]))
+
+    def image_kind(data):
+        if data[:8] == b"\x89PNG\r\n\x1a\n":
+            return "PNG"
+        if data[:3] == b"\xff\xd8\xff":
+            return "JPEG"
+        if data[:4] == b"GIF8":
+            return "GIF"
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return "WebP"
+        return None
+
+    def figure_png(fig):
+        import io
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", bbox_inches="tight")
+        return buffer.getvalue()
+
+    def html_text(markup):
+        from html.parser import HTMLParser
+
+        class Text(HTMLParser):
+            def __init__(self):
+                super().__init__()
+                self.parts, self.skip = [], 0
+
+            def handle_starttag(self, tag, attrs):
+                if tag in ("script", "style"):
+                    self.skip += 1
+                elif tag in ("br", "p", "div", "tr", "li", "h1", "h2", "h3", "table"):
+                    self.parts.append("\n")
+                elif tag in ("td", "th"):
+                    self.parts.append("\t")
+
+            def handle_endtag(self, tag):
+                if tag in ("script", "style") and self.skip:
+                    self.skip -= 1
+
+            def handle_data(self, data):
+                if not self.skip:
+                    self.parts.append(data)
+
+        parser = Text()
+        parser.feed(markup)
+        lines = [line.strip() for line in "".join(parser.parts).splitlines()]
+        return "\n".join(line for line in lines if line.strip())
+
+    def display(*objs):
+        """Shows images in the conversation, as IPython's display: a path (str, pathlib.Path) of a PNG, JPEG,
+        GIF or WebP file, bytes of such an image, a PIL image, a matplotlib figure, or an object with
+        _repr_png_, _repr_jpeg_ or _repr_html_; anything else is printed."""
+        for obj in objs:
+            show_one(obj)
+
+    def show_one(obj):
+        if block["marker"] is None:
+            print("display(): no block is running", file=sys.stderr)
+            return
+        import base64
+        what, data = None, None
+        try:
+            if isinstance(obj, (str, os.PathLike)):
+                what = "display(%r)" % (os.fspath(obj),)
+                with open(obj, "rb") as f:
+                    data = f.read()
+            elif isinstance(obj, (bytes, bytearray, memoryview)):
+                what, data = "display(bytes)", bytes(obj)
+            elif type(obj).__module__.startswith("matplotlib") and hasattr(obj, "savefig"):
+                what, data = "display(figure)", figure_png(obj)
+            elif type(obj).__module__.startswith("PIL") and hasattr(obj, "save") and hasattr(obj, "mode"):
+                import io
+                buffer = io.BytesIO()
+                image = obj if obj.mode in ("RGB", "RGBA", "L", "LA", "P", "1", "I;16") else obj.convert("RGBA")
+                image.save(buffer, format="PNG")
+                what, data = "display(PIL image)", buffer.getvalue()
+            else:
+                for method in ("_repr_png_", "_repr_jpeg_"):
+                    produce = getattr(obj, method, None)
+                    if callable(produce):
+                        result = produce()
+                        if isinstance(result, tuple):
+                            result = result[0]  # (data, metadata)
+                        if result is not None:
+                            what = "display(%s.%s())" % (type(obj).__name__, method)
+                            data = result if isinstance(result, bytes) else base64.b64decode(result)
+                            break
+                if data is None:
+                    produce = getattr(obj, "_repr_html_", None)
+                    html = produce() if callable(produce) else None
+                    if isinstance(html, tuple):
+                        html = html[0]
+                    print(html_text(html) if isinstance(html, str) else repr(obj))
+                    return
+        except Exception as e:
+            print("%s: cannot show it: %s: %s" % (what or "display()", type(e).__name__, e), file=sys.stderr)
+            return
+        if image_kind(data) is None:
+            print("%s: not a PNG, JPEG, GIF or WebP image (%d bytes); nothing shown" % (what, len(data)),
+                  file=sys.stderr)
+            return
+        send_image(data, "display")
+
+    def show_figures():
+        """Every open matplotlib figure becomes an image, then is closed (plt.show() and the end of a block)."""
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is None or block["marker"] is None:
+            return
+        for number in list(pyplot.get_fignums()):
+            figure = pyplot.figure(number)
+            try:
+                send_image(figure_png(figure), "matplotlib")
+            except Exception as e:
+                print("matplotlib figure %s: cannot save it: %s: %s" % (number, type(e).__name__, e),
+                      file=sys.stderr)
+            finally:
+                pyplot.close(figure)
+
+    class MatplotlibBackend(importlib.abc.Loader, importlib.abc.MetaPathFinder):
+        """The backend module "_i4j_backend": Agg (no window) whose show() turns the open figures into images.
+        matplotlib is pointed at it as it is imported (unless MPLBACKEND names another); the environment of child
+        processes is left alone, since they could not import this module."""
+        name = "_i4j_backend"
+
+        def __init__(self):
+            self.matplotlib_seen = False
+
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname == self.name:
+                return importlib.util.spec_from_loader(fullname, self)
+            if fullname != "matplotlib" or self.matplotlib_seen:
+                return None
+            self.matplotlib_seen = True
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is None or spec.loader is None or "MPLBACKEND" in os.environ:
+                return spec
+            load = spec.loader.exec_module
+
+            def exec_module(module):
+                load(module)
+                module.rcParams["backend"] = "module://" + self.name
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+        def create_module(self, spec):
+            return None
+
+        def exec_module(self, module):
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
+            from matplotlib.backend_bases import FigureManagerBase
+            module.FigureCanvas = FigureCanvasAgg
+            module.FigureManager = FigureManagerBase
+
+            def show(*args, **kwargs):
+                show_figures()
+
+            module.show = show
+
+    sys.meta_path.insert(0, MatplotlibBackend())
+
     user_main = types.ModuleType("__main__")
     user_main.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = user_main  # pickle, dataclasses and doctest look user classes up here
     namespace = user_main.__dict__
+    namespace["display"] = display
     sys.argv = [""]
     sys.path[0] = ""
 
@@ -101,11 +276,14 @@ def _i4j_main():
             path, source = name, commands.read(int(size))
         else:
             path, source = rest, None
+        block["marker"] = marker
         try:
             status, flags = execute(path, source)
+            show_figures()
         except KeyboardInterrupt:
             status, flags = 130, []  # an interrupt that landed inside the driver's own bookkeeping
         flush_all()
+        block["marker"] = None
         done = ("\x02%s %d %s\n" % (marker, status, ",".join(flags) or "-")).encode("ascii")
         os.write(marker_out, done)
         os.write(marker_err, done)

@@ -73,4 +73,47 @@ class MarkerScannerTest {
     assertEquals("", scanner.feed("later"));
     assertEquals("", scanner.drain());
   }
+
+  @Test
+  void imageLinesAreTakenOutOfTheTextHoweverTheStreamIsCut() {
+    String image = "\u0002" + MARKER + ":image display iVBORw0K\n";
+    String stream = "before\n" + image + "after\n" + image.replace("display", "matplotlib") + END;
+    for (int cut = 0; cut <= stream.length(); cut++) {
+      MarkerScanner scanner = new MarkerScanner(MARKER);
+      java.util.List<String> seen = new java.util.ArrayList<>();
+      feedAll(scanner, stream.substring(0, cut), seen);
+      feedAll(scanner, stream.substring(cut), seen);
+      assertEquals("before\n[display iVBORw0K]after\n[matplotlib iVBORw0K]", String.join("", seen), "cut at " + cut);
+      assertEquals(7, scanner.status());
+    }
+  }
+
+  @Test
+  void anImageLineTooLongToHoldIsSkippedAndCounted() {
+    MarkerScanner scanner = new MarkerScanner(MARKER);
+    assertEquals("", scanner.feed("\u0002" + MARKER + ":image display "));
+    String piece = "A".repeat(1024 * 1024);
+    for (int i = 0; i <= MarkerScanner.MAX_IMAGE_LINE / piece.length(); i++) {
+      assertEquals("", scanner.feed(piece));
+    }
+    assertEquals("", scanner.feed("AAAA\nnext\n" + END));
+    assertEquals(java.util.List.of(), scanner.takeImages());
+    assertEquals(1, scanner.takeOversized());
+    assertEquals("next\n", scanner.feed(""));
+    assertTrue(scanner.complete());
+  }
+
+  /** Feeds a chunk as BlockRun does, noting text and images in the order they come out. */
+  private static void feedAll(MarkerScanner scanner, String chunk, java.util.List<String> seen) {
+    String text = scanner.feed(chunk);
+    while (true) {
+      seen.add(text);
+      java.util.List<MarkerScanner.ImageLine> images = scanner.takeImages();
+      if (images.isEmpty()) {
+        return;
+      }
+      images.forEach(i -> seen.add("[" + i.source() + " " + i.base64() + "]"));
+      text = scanner.feed("");
+    }
+  }
 }

@@ -85,6 +85,32 @@ class ConversationRebuilderTest {
   }
 
   @Test
+  void theImagesABlockShowedAreLinesOfItsResult() throws Exception {
+    // the python3 on the PATH writes a 3x2 PNG with the standard library and shows it twice
+    String block = "import struct, zlib\n"
+        + "def chunk(kind, data):\n"
+        + "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))\n"
+        + "rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 3 for _ in range(2))\n"
+        + "open('red.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 3, 2, 8, 2,"
+        + " 0, 0, 0)) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))\n"
+        + "print('drawn')\n"
+        + "display('red.png')\n"
+        + "display(open('red.png', 'rb').read())\n";
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```python\n" + block + "```"),
+        turn("\\[image 3x2 PNG: ", "A red picture."))),
+        Approver.NOBODY, Map.of());
+    s.turn("draw", TURN);
+    List<ChatMessage> history = history(s);
+    Path outputs = harness.dataDir.resolve("sessions").resolve(s.id).resolve("outputs").toAbsolutePath();
+    String result = history.get(2).content();
+    assertTrue(result.endsWith("```output\ndrawn\n```\n[image 3x2 PNG: " + outputs.resolve("block-1-1.png")
+        + "]\n[image 3x2 PNG: " + outputs.resolve("block-1-2.png") + "]"), result);
+    assertEquals("A red picture.", history.get(3).content(), "the replay model found the line it expects");
+    assertEquals(withoutNotices(history), rebuilt(s));
+  }
+
+  @Test
   void declinesAndInterruptions() throws Exception {
     var s = harness.start(cassette(cassetteJson(
         turn(null, "```bash\ntouch nope\n```"), turn(null, "OK, not then."),

@@ -31,6 +31,8 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaType;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Directives;
@@ -41,7 +43,7 @@ import org.apache.pekko.stream.javadsl.FileIO;
 
 /**
  * {@code /api/sessions}: create, list, read, message, interrupt and stop sessions, answer their approval
- * questions and fetch their blocks' full output. What a session is doing is read from its view (built from its
+ * questions and fetch their blocks' full output and the images they showed. What a session is doing is read from its view (built from its
  * events), never asked of its actor.
  */
 public final class SessionRoutes extends AllDirectives {
@@ -76,7 +78,9 @@ public final class SessionRoutes extends AllDirectives {
             path("interrupt", () -> post(() -> interrupt(entry))),
             pathPrefix(PathMatchers.segment("blocks").slash(PathMatchers.integerSegment()), block -> concat(
                 path("approval", () -> post(() -> jsonBody(body -> approval(entry, block, body)))),
-                path("output", () -> get(() -> output(entry, block)))))))))));
+                path("output", () -> get(() -> output(entry, block))))),
+            path(PathMatchers.segment("images").slash(PathMatchers.integerSegment()),
+                n -> get(() -> image(entry, n)))))))));
   }
 
   // ---- collection ----
@@ -265,6 +269,36 @@ public final class SessionRoutes extends AllDirectives {
     // redacted as the events are (a file written before redaction reached the disk, or by another process, too)
     return complete(HttpResponse.create().withEntity(HttpEntities.createChunked(ContentTypes.TEXT_PLAIN_UTF8,
         FileIO.fromPath(path).via(RedactedText.flow(SecretRedactor.ofThisProcess())))));
+  }
+
+  /** The n-th image the session showed, with its media type, if its file is inside the session's folder. */
+  private Route image(SessionEntry entry, int n) {
+    io.interpreter4j.core.event.EventPayload.Image image = entry.view().image(n);
+    if (image == null) {
+      throw ApiError.notFound("session '" + entry.id() + "' has no image " + n);
+    }
+    Path path;
+    try {
+      Path real = Path.of(image.path()).toRealPath();
+      Path root = entry.journal().getParent().toRealPath();
+      if (!real.startsWith(root) || !Files.isRegularFile(real)) {
+        throw ApiError.notFound("image " + n + " of session '" + entry.id() + "' is not inside the session's folder");
+      }
+      path = real;
+    } catch (IOException | InvalidPathException e) {
+      throw ApiError.notFound("image " + n + " of session '" + entry.id() + "' is gone: " + image.path());
+    }
+    io.interpreter4j.core.image.ImageFormat format = io.interpreter4j.core.image.ImageFormat.ofMime(image.mime());
+    if (format == null) {
+      throw ApiError.notFound("image " + n + " of session '" + entry.id() + "' has an unknown type " + image.mime());
+    }
+    MediaType.Binary type = switch (format) {
+      case PNG -> MediaTypes.IMAGE_PNG;
+      case JPEG -> MediaTypes.IMAGE_JPEG;
+      case GIF -> MediaTypes.IMAGE_GIF;
+      case WEBP -> MediaTypes.IMAGE_WEBP;
+    };
+    return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.create(type), path)));
   }
 
   /** The output file if it is a regular file inside the session's data dir (symlinks resolved), else 404. */

@@ -44,6 +44,8 @@ public final class SessionView {
   private boolean stopped;
   private final Map<Integer, String> decisions = new HashMap<>();
   private final Map<Integer, String> outputFiles = new HashMap<>();
+  /** The images' events in the order shown: {@code GET /api/sessions/{id}/images/{n}} serves the n-th. */
+  private final java.util.List<EventPayload.Image> images = new java.util.ArrayList<>();
   private final Set<String> languagesStarted = new LinkedHashSet<>();
 
   public SessionView(String id, Instant created) {
@@ -97,6 +99,8 @@ public final class SessionView {
       runningBlock = e.block();
       runningLanguage = e.language();
       languagesStarted.add(e.language());
+    } else if (p instanceof EventPayload.Image i) {
+      images.add(i);
     } else if (p instanceof EventPayload.ExecFinished f) {
       if (f.output_file() != null) {
         outputFiles.put(f.block(), f.output_file());
@@ -164,6 +168,11 @@ public final class SessionView {
   /** The {@code output_file} of the block's {@code exec_finished} event, or null. */
   public synchronized String outputFile(int block) {
     return outputFiles.get(block);
+  }
+
+  /** The n-th image the session showed (1 for the first), or null. */
+  public synchronized EventPayload.Image image(int n) {
+    return n >= 1 && n <= images.size() ? images.get(n - 1) : null;
   }
 
   public synchronized String runningLanguage() {

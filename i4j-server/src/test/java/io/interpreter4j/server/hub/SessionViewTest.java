@@ -72,6 +72,20 @@ class SessionViewTest {
   }
 
   @Test
+  void imagesAreNumberedFromOneInTheOrderShown() {
+    EventPayload.Image first = new EventPayload.Image(1, "image/png", "/d/sessions/s/outputs/block-1-1.png", 4, 3,
+        io.interpreter4j.core.image.ImageSource.DISPLAY);
+    EventPayload.Image second = new EventPayload.Image(2, "image/jpeg", "/d/sessions/s/outputs/block-2-1.jpg", 8, 6,
+        io.interpreter4j.core.image.ImageSource.MATPLOTLIB);
+    apply(first);
+    apply(second);
+    assertEquals(first, view.image(1));
+    assertEquals(second, view.image(2));
+    assertNull(view.image(0));
+    assertNull(view.image(3));
+  }
+
+  @Test
   void aStoppedSessionShowsItsLastStatus() {
     apply(new EventPayload.SessionStarted("m", "/"));
     apply(new EventPayload.UserMessage("hi"));
