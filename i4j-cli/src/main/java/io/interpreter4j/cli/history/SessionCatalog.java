@@ -112,7 +112,10 @@ public final class SessionCatalog {
             said = true;
             conversation.userMessage(node.path("text").asText(""));
           }
-          case "turn_finished" -> status = node.path("status").asText("");
+          case "turn_finished" -> {
+            said = true; // also a client's block run without a message (i4j mcp, the Java API)
+            status = node.path("status").asText("");
+          }
           case "conversation" -> {
             String reason = node.path("reason").asText("");
             if (reason.equals("resume") && resumedFrom == null) {
@@ -134,7 +137,8 @@ public final class SessionCatalog {
       // an unreadable journal is listed with what was read, or not at all
     }
     if (started == null || !said) {
-      // nothing was said: the session forgets itself when it stops (SessionEvents); one killed first is not listed
+      // nothing was said or run: the session forgets itself when it stops (SessionEvents); one killed first is not
+      // listed
       return Optional.empty();
     }
     return Optional.of(new Entry(id, started, conversation.title(), status, model, conversation.turns(), resumedFrom,

@@ -29,7 +29,10 @@ public final class SessionEvents implements AutoCloseable {
   private final SecretRedactor redactor;
   private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
   private long seq;
-  /** Whether a user message was published: a session where nothing was said leaves no journal behind. */
+  /**
+   * Whether a user message or a block was published: a session where nothing was said or run leaves no journal
+   * behind (a client's block, {@code Session.RunCode}, comes without a user message and must be kept).
+   */
   private boolean spoken;
   /** Why the journal cannot be written, or null while it can. */
   private String journalFailure;
@@ -78,7 +81,7 @@ public final class SessionEvents implements AutoCloseable {
   /** Numbers, journals and broadcasts one event. */
   public Event publish(EventPayload payload) {
     Event event = new Event(sessionId, ++seq, clock.instant(), Redaction.redact(redactor, payload));
-    spoken |= payload instanceof EventPayload.UserMessage;
+    spoken |= payload instanceof EventPayload.UserMessage || payload instanceof EventPayload.CodeBlockEvent;
     if (!(payload instanceof EventPayload.AssistantDelta)) {
       writeJournal(event);
     }
@@ -106,7 +109,7 @@ public final class SessionEvents implements AutoCloseable {
     }
   }
 
-  /** Whether a user message was published in this session. */
+  /** Whether a user message or a code block was published in this session. */
   public boolean spoken() {
     return spoken;
   }
@@ -121,7 +124,7 @@ public final class SessionEvents implements AutoCloseable {
   }
 
   /**
-   * Closes the journal and, when nothing was said in the session, deletes it and its folder if that is then empty:
+   * Closes the journal and, when nothing was said or run in the session, deletes it and its folder if that is then empty:
    * a chat opened and left ({@code i4j resume}, then Ctrl-D) is not listed as a session with no turns.
    */
   public void closeAndForgetIfSilent() {

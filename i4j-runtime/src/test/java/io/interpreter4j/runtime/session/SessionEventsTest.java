@@ -40,4 +40,12 @@ class SessionEventsTest {
     events.closeAndForgetIfSilent();
     assertEquals(2, Files.readAllLines(events.journalFile()).size());
   }
+
+  @Test
+  void aSessionWhereAClientRanCodeWithoutAMessageIsKept() throws Exception {
+    SessionEvents events = started("s3");
+    events.publish(new EventPayload.CodeBlockEvent(1, "python", "print(1)", false));
+    events.closeAndForgetIfSilent();
+    assertEquals(2, Files.readAllLines(events.journalFile()).size(), "i4j mcp's and the Java API's blocks stay");
+  }
 }
