@@ -31,6 +31,7 @@ import java.util.function.Consumer;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
@@ -159,20 +160,32 @@ final class InteractiveChat {
   private static int loop(LineReader reader, String prompt, CliSession session, EventRenderer display,
                           MagicCommands magic, ConsoleApprover approver, ApprovalPrompter prompter)
       throws InterruptedException {
+    Terminal terminal = reader.getTerminal();
+    Attributes cooked = terminal.getAttributes(); // as readLine leaves the terminal: it echoes what is typed
     while (!EXITING.get()) {
       display.idle();
       String line;
       try {
         line = reader.readLine(prompt);
       } catch (UserInterruptException e) {
+        terminal.setAttributes(cooked);
         display.println(display.theme().dim("(Ctrl-D exits)"));
         continue;
       } catch (EndOfFileException e) {
-        reader.getTerminal().writer().println(); // the shell's prompt starts on a line of its own
-        reader.getTerminal().flush();
+        terminal.setAttributes(cooked);
+        terminal.writer().println(); // the shell's prompt starts on a line of its own
+        terminal.flush();
         return 0;
       }
       String text = ChatInput.message(line);
+      if (line.strip().startsWith("%") && !line.strip().startsWith("%%") && !line.contains("\n")) {
+        // Keys typed while the command runs wait for the next prompt, which shows them after itself; echoed by the
+        // terminal now they would land above the command's output or before the prompt.
+        terminal.setAttributes(typeahead(cooked));
+        magic.handle(line);
+        continue; // stays so until the next readLine, which puts back the attributes it found
+      }
+      terminal.setAttributes(cooked); // a %% command, a turn and its editor get the terminal as it was
       if (text.isBlank()) {
         continue;
       }
@@ -184,6 +197,19 @@ final class InteractiveChat {
       SessionLauncher.awaitTurn(session.send(text), approver, prompter);
     }
     return 0;
+  }
+
+  /**
+   * The terminal between two prompts while a {@code %} command runs: no echo and no line editing by the terminal, so
+   * keys typed ahead reach the next readLine untouched and are shown after its prompt; Ctrl-C still raises SIGINT.
+   */
+  private static Attributes typeahead(Attributes cooked) {
+    Attributes quiet = new Attributes(cooked);
+    quiet.setLocalFlag(Attributes.LocalFlag.ECHO, false);
+    quiet.setLocalFlag(Attributes.LocalFlag.ICANON, false);
+    quiet.setControlChar(Attributes.ControlChar.VMIN, 1);
+    quiet.setControlChar(Attributes.ControlChar.VTIME, 0);
+    return quiet;
   }
 
   /** Restores the conversation of an earlier session and shows its last turns again. */
