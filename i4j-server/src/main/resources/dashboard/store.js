@@ -81,11 +81,21 @@ export function startPolling() {
   refreshNow().finally(() => setTimeout(startPolling, POLL_MS));
 }
 
+/** The first line of the first message, at most 80 characters (SessionView.titleOf on the server). */
+function titleOf(text) {
+  const first = String(text || '').trim().split(/\r?\n/)[0] || '';
+  return first.length > 80 ? first.slice(0, 77) + '...' : first;
+}
+
 /** Applies one live event to a session summary, for the list (the next refresh corrects it). */
 function applyEventToSummary(s, ev) {
   if (ev.ts) s.lastActivity = ev.ts;
   switch (ev.type) {
     case 'user_message':
+      // a session listed between its start and its first message gets its title now, as the server titles it
+      if (!s.title) s.title = titleOf(ev.text);
+      s.status = 'streaming';
+      break;
     case 'assistant_delta':
     case 'retry':
       s.status = 'streaming';
