@@ -69,18 +69,7 @@ class DashboardBrowserTest {
 
   /** Registers a cassette of (expect, reply) pairs, expect null for any message; returns its model spec. */
   static String cassette(String name, String... expectsAndReplies) {
-    ObjectNode root = EventCodec.mapper().createObjectNode();
-    var turns = root.putArray("turns");
-    for (int i = 0; i < expectsAndReplies.length; i += 2) {
-      ObjectNode t = turns.addObject();
-      if (expectsAndReplies[i] != null) {
-        t.put("expect", expectsAndReplies[i]);
-      }
-      t.put("reply", expectsAndReplies[i + 1]);
-      t.put("chunk_chars", 16);
-      t.put("delay_ms", 0);
-    }
-    return server.putCassette(name, root.toString());
+    return server.expectingCassette(name, 16, 0, expectsAndReplies);
   }
 
   static By testId(String id) {

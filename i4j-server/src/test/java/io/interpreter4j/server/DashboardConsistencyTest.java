@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
@@ -70,16 +69,7 @@ class DashboardConsistencyTest {
 
   /** A cassette of (expect, reply) pairs, expect null for any message; returns its model spec. */
   private static String cassette(String name, String... expectsAndReplies) {
-    ObjectNode root = EventCodec.mapper().createObjectNode();
-    var turns = root.putArray("turns");
-    for (int i = 0; i < expectsAndReplies.length; i += 2) {
-      ObjectNode t = turns.addObject();
-      if (expectsAndReplies[i] != null) {
-        t.put("expect", expectsAndReplies[i]);
-      }
-      t.put("reply", expectsAndReplies[i + 1]).put("chunk_chars", 16).put("delay_ms", 0);
-    }
-    return server.putCassette(name, root.toString());
+    return server.expectingCassette(name, 16, 0, expectsAndReplies);
   }
 
   /** Writes a session's journal as the terminal leaves it, for the server to list (SessionHub.restore). */

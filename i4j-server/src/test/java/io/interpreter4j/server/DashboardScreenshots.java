@@ -3,8 +3,6 @@ package io.interpreter4j.server;
 import static io.interpreter4j.server.TestServer.body;
 import static io.interpreter4j.server.TestServer.json;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.interpreter4j.core.event.EventCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -57,18 +55,7 @@ class DashboardScreenshots {
   }
 
   private static String cassette(String name, int chunkChars, long delayMs, String... expectsAndReplies) {
-    ObjectNode root = EventCodec.mapper().createObjectNode();
-    var turns = root.putArray("turns");
-    for (int i = 0; i < expectsAndReplies.length; i += 2) {
-      ObjectNode t = turns.addObject();
-      if (expectsAndReplies[i] != null) {
-        t.put("expect", expectsAndReplies[i]);
-      }
-      t.put("reply", expectsAndReplies[i + 1]);
-      t.put("chunk_chars", chunkChars);
-      t.put("delay_ms", delayMs);
-    }
-    return server.putCassette(name, root.toString());
+    return server.expectingCassette(name, chunkChars, delayMs, expectsAndReplies);
   }
 
   private static String cassette(String name, String... expectsAndReplies) {

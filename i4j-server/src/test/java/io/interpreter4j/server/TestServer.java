@@ -131,6 +131,25 @@ final class TestServer implements AutoCloseable {
     return putCassette(name, root.toString());
   }
 
+  /**
+   * Registers a cassette of (expect, reply) pairs, expect null for any message, streamed in chunks of
+   * {@code chunkChars} with {@code delayMs} between them; returns its model spec.
+   */
+  String expectingCassette(String name, int chunkChars, long delayMs, String... expectsAndReplies) {
+    ObjectNode root = EventCodec.mapper().createObjectNode();
+    var turns = root.putArray("turns");
+    for (int i = 0; i < expectsAndReplies.length; i += 2) {
+      ObjectNode t = turns.addObject();
+      if (expectsAndReplies[i] != null) {
+        t.put("expect", expectsAndReplies[i]);
+      }
+      t.put("reply", expectsAndReplies[i + 1]);
+      t.put("chunk_chars", chunkChars);
+      t.put("delay_ms", delayMs);
+    }
+    return putCassette(name, root.toString());
+  }
+
   String base() {
     return handle.baseUrl();
   }
