@@ -12,6 +12,7 @@ import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.supervision.Faults;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
@@ -35,7 +36,7 @@ final class BlockSteps {
   private String runningCode;
   private String runningLanguage;
   /** How the running block's images reach a model that does not see them: {@code [image 640x480 PNG: PATH]}. */
-  private final java.util.List<String> runningImages = new java.util.ArrayList<>();
+  private final List<String> runningImages = new ArrayList<>();
   private boolean awaitingLanguages;
 
   BlockSteps(TurnRunner turn, ActorContext<Session.Command> context, Settings settings, SessionEvents events,

@@ -8,6 +8,7 @@ import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.llm.LlmStreamer;
+import io.interpreter4j.runtime.repl.ExecResult;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.retry.RetryController;
@@ -143,7 +144,7 @@ final class TurnRunner {
     private final int block;
     private final ActorRef<Session.Executed> resultTo;
     ApprovalGate.Decision decision;
-    io.interpreter4j.runtime.repl.ExecResult result;
+    ExecResult result;
     String reason;
 
     ClientBlock(int block, ActorRef<Session.Executed> resultTo) {
