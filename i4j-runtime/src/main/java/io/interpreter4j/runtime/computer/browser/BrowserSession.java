@@ -1,0 +1,712 @@
+package io.interpreter4j.runtime.computer.browser;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Dialog;
+import com.microsoft.playwright.Download;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.Request;
+import com.microsoft.playwright.Response;
+import com.microsoft.playwright.Route;
+import com.microsoft.playwright.TimeoutError;
+import com.microsoft.playwright.options.ScreenshotType;
+import io.interpreter4j.runtime.computer.ActionOutcome;
+import io.interpreter4j.runtime.computer.ComputerAction;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One session's browser: a Playwright driver, a Chromium, one browser context and its current page. Every method
+ * blocks and must be called from one thread only (Playwright objects are not thread-safe, and Playwright dispatches
+ * the page's events, route handlers included, on the thread that calls it); {@link BrowserActor} gives it its own.
+ *
+ * <p>An action runs in two steps around the approval of its sensitive parts: {@link #inspect} looks at what the
+ * action would do (the element behind a ref, a password field, a form it would submit) and says what to ask;
+ * {@link #act} does it. Downloads that an action starts wait, unsaved, until {@link #settleDownloads} saves them to
+ * the working folder or cancels them. A browser that crashed or was killed is started again at the next action,
+ * and the outcome tells the model so.
+ */
+final class BrowserSession implements AutoCloseable {
+
+  /** An approval an action needs before it runs: an ask-before kind and what it would do. */
+  record Ask(String kind, String description) {}
+
+  /** What an action needs: the asks, or an outcome already (a bad ref, a refused address). */
+  record Plan(List<Ask> asks, Optional<ActionOutcome> refused) {
+    static Plan go() {
+      return new Plan(List.of(), Optional.empty());
+    }
+
+    static Plan refuse(String reason) {
+      return new Plan(List.of(), Optional.of(ActionOutcome.failed(reason)));
+    }
+  }
+
+  /** What an action did, and the downloads it started (their suggested file names), still unsaved. */
+  record Acted(ActionOutcome outcome, List<String> downloads) {}
+
+  /** The actions of {@code computer.browser}. */
+  static final List<String> ACTIONS = List.of("go", "snapshot", "click", "type", "press", "view", "text");
+
+  private static final String PAGE_SCRIPT = resource("page.js");
+  private static final String REF_ATTRIBUTE = "data-i4j-ref";
+  private static final Pattern REF = Pattern.compile("^\\[?(?:ref=)?(e\\d+)]?$");
+  private static final int MAX_SNAPSHOT_NODES = 50_000;
+  private static final int MAX_PENDING_DOWNLOADS = 8;
+  private static final int MAX_PAGES = 8;
+  private static final String RESTARTED = "the browser had stopped (it crashed or was killed) and was started again; "
+      + "the pages it had are gone: go(url) to continue";
+
+  private final BrowserSettings settings;
+  private final Path workdir;
+  private final Optional<String> display;
+
+  private Playwright playwright;
+  private Browser browser;
+  private BrowserContext context;
+  private Page page;
+  private boolean browserLost;
+  private boolean pageCrashed;
+  private int nextRef = 1;
+  /** Said once at the start of the next outcome: a restart, a new tab, a dismissed dialog. */
+  private final List<String> notes = new ArrayList<>();
+  /** Navigations refused during the current action. */
+  private final List<String> refusals = new ArrayList<>();
+  private final List<Download> pendingDownloads = new ArrayList<>();
+
+  BrowserSession(BrowserSettings settings, Path workdir, Optional<String> display) {
+    this.settings = settings;
+    this.workdir = workdir;
+    this.display = display;
+  }
+
+  /** Step one of an action: opens the browser if need be and says what the action needs approved. */
+  Plan inspect(ComputerAction action) {
+    if (!ACTIONS.contains(action.action())) {
+      return Plan.refuse("unknown browser action '" + action.action() + "': use " + String.join(", ", ACTIONS));
+    }
+    Plan plan;
+    try {
+      plan = attempt(action, () -> plan(action));
+    } catch (BrowserLostDuringAction e) {
+      plan = attempt(action, () -> plan(action)); // on the new browser: a ref is gone, an address still checks
+    } catch (Failure e) {
+      plan = Plan.refuse(e.getMessage());
+    }
+    return plan.refused().isPresent() ? new Plan(plan.asks(), plan.refused().map(this::withNotes)) : plan;
+  }
+
+  /** Step two: does the action; a crash during go, snapshot, view or text is answered on a new browser. */
+  Acted act(ComputerAction action) {
+    refusals.clear();
+    ActionOutcome outcome;
+    try {
+      outcome = attempt(action, () -> run(action));
+    } catch (BrowserLostDuringAction e) {
+      boolean repeatable = List.of("go", "snapshot", "view", "text").contains(action.action());
+      outcome = repeatable ? retried(action) : ActionOutcome.failed(action.action() + " did not happen");
+    } catch (Failure e) {
+      outcome = ActionOutcome.failed(e.getMessage());
+    }
+    List<String> downloads = pendingDownloads.stream().map(Download::suggestedFilename).toList();
+    return new Acted(withNotes(outcome), downloads);
+  }
+
+  private ActionOutcome retried(ComputerAction action) {
+    try {
+      return attempt(action, () -> run(action));
+    } catch (BrowserLostDuringAction e) {
+      return ActionOutcome.failed(action.action() + " failed: the browser stopped again");
+    } catch (Failure e) {
+      return ActionOutcome.failed(e.getMessage());
+    }
+  }
+
+  /** Runs {@code step} on a working browser; what goes wrong becomes a {@link Failure} saying so. */
+  private <T> T attempt(ComputerAction action, java.util.function.Supplier<T> step) {
+    try {
+      return guarded(step);
+    } catch (BrowserUnavailable | IllegalArgumentException e) {
+      throw new Failure(e.getMessage());
+    } catch (PlaywrightException e) {
+      throw new Failure(problem(action, e));
+    }
+  }
+
+  /**
+   * Saves each pending download to the working folder when its decision is true, cancels it otherwise, and adds what
+   * happened to {@code outcome}.
+   */
+  ActionOutcome settleDownloads(ActionOutcome outcome, List<Boolean> allowed) {
+    List<String> said = new ArrayList<>();
+    for (int i = 0; i < pendingDownloads.size(); i++) {
+      Download download = pendingDownloads.get(i);
+      String name = safeFileName(download.suggestedFilename());
+      try {
+        if (i < allowed.size() && allowed.get(i)) {
+          Path target = uniqueTarget(name);
+          download.saveAs(target);
+          said.add("downloaded " + download.url() + " to " + target);
+        } else {
+          download.cancel();
+          said.add("download of " + name + " denied (ask-before download); nothing was saved");
+        }
+      } catch (PlaywrightException e) {
+        said.add("download of " + name + " failed: " + firstLine(e.getMessage()));
+      }
+    }
+    pendingDownloads.clear();
+    String text = outcome.text() + (outcome.text().isEmpty() ? "" : "\n") + String.join("\n", said);
+    return new ActionOutcome(outcome.ok(), text, outcome.screenshotPng(), outcome.url());
+  }
+
+  /** The description of each pending download, for the gate. */
+  List<String> downloadDescriptions() {
+    return pendingDownloads.stream()
+        .map(d -> "download " + safeFileName(d.suggestedFilename()) + " from " + d.url() + " into " + workdir)
+        .toList();
+  }
+
+  @Override
+  public void close() {
+    discardBrowser();
+    if (playwright != null) {
+      try {
+        playwright.close();
+      } catch (RuntimeException e) {
+        // the driver is gone already
+      }
+      playwright = null;
+    }
+  }
+
+  // ---- planning
+
+  private Plan plan(ComputerAction action) {
+    return switch (action.action()) {
+      case "go" -> settings.domains().refusal(url(action)).map(Plan::refuse).orElse(Plan.go());
+      case "click" -> planClick(refArg(action));
+      case "type" -> planType(refArg(action), bool(action, "submit"));
+      case "press" -> planPress(BrowserKeys.playwright(string(action, "key")));
+      default -> Plan.go();
+    };
+  }
+
+  private Plan planClick(String ref) {
+    Optional<Map<String, Object>> element = describe(ref);
+    if (element.isEmpty()) {
+      return Plan.refuse(noSuchRef(ref));
+    }
+    Map<String, Object> e = element.get();
+    String link = str(e.get("link"));
+    if (!link.isEmpty()) {
+      Optional<String> refusal = settings.domains().refusal(link);
+      if (refusal.isPresent()) {
+        return Plan.refuse("click on " + label(e, ref) + " refused: " + refusal.get());
+      }
+    }
+    if (Boolean.TRUE.equals(e.get("submits"))) {
+      return new Plan(List.of(new Ask("submit", "click " + label(e, ref) + ", which submits a form to "
+          + str(e.get("formAction")) + ", on " + page.url())), Optional.empty());
+    }
+    return Plan.go();
+  }
+
+  private Plan planType(String ref, boolean submit) {
+    Optional<Map<String, Object>> element = describe(ref);
+    if (element.isEmpty()) {
+      return Plan.refuse(noSuchRef(ref));
+    }
+    Map<String, Object> e = element.get();
+    if (!Boolean.TRUE.equals(e.get("editable"))) {
+      return Plan.refuse(label(e, ref) + " is not a field one can type into (or it is disabled or read-only): "
+          + "take a snapshot() and pick a textbox");
+    }
+    List<Ask> asks = new ArrayList<>();
+    if (Boolean.TRUE.equals(e.get("password"))) {
+      asks.add(new Ask("type-password", "type into the password field " + label(e, ref) + " on " + page.url()));
+    }
+    if (submit) {
+      String target = Boolean.TRUE.equals(e.get("inForm")) ? " to " + str(e.get("formAction")) : "";
+      asks.add(new Ask("submit", "type into " + label(e, ref) + " and press Enter, which submits its form" + target
+          + ", on " + page.url()));
+    }
+    return new Plan(asks, Optional.empty());
+  }
+
+  private Plan planPress(String key) {
+    if (!BrowserKeys.endsWithEnter(key)) {
+      return Plan.go();
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> focused = (Map<String, Object>) page.locator(":root")
+        .evaluate(PAGE_SCRIPT, Map.of("op", "focused"));
+    if (focused != null && Boolean.TRUE.equals(focused.get("inForm"))
+        && (Boolean.TRUE.equals(focused.get("singleLine")) || Boolean.TRUE.equals(focused.get("submits")))) {
+      return new Plan(List.of(new Ask("submit", "press " + key + " in " + str(focused.get("role")) + " \""
+          + str(focused.get("name")) + "\", which submits its form to " + str(focused.get("formAction")) + ", on "
+          + page.url())), Optional.empty());
+    }
+    return Plan.go();
+  }
+
+  // ---- acting
+
+  private ActionOutcome run(ComputerAction action) {
+    return switch (action.action()) {
+      case "go" -> go(url(action));
+      case "snapshot" -> snapshot();
+      case "click" -> click(refArg(action));
+      case "type" -> type(refArg(action), string(action, "text"), bool(action, "submit"));
+      case "press" -> press(BrowserKeys.playwright(string(action, "key")));
+      case "view" -> view();
+      case "text" -> text();
+      default -> ActionOutcome.failed("unknown browser action '" + action.action() + "'");
+    };
+  }
+
+  private ActionOutcome go(String url) {
+    Optional<String> refusal = settings.domains().refusal(url);
+    if (refusal.isPresent()) {
+      return ActionOutcome.failed(refusal.get());
+    }
+    Response response;
+    try {
+      response = page.navigate(url);
+    } catch (PlaywrightException e) {
+      if (!refusals.isEmpty()) {
+        return at(false, String.join("; ", refusals));
+      }
+      throw e;
+    }
+    if (!refusals.isEmpty()) {
+      return at(false, String.join("; ", refusals));
+    }
+    String status = response == null ? "" : " (HTTP " + response.status() + ")";
+    return at(true, "opened " + page.url() + status + ": " + title());
+  }
+
+  private ActionOutcome snapshot() {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> result = (Map<String, Object>) page.locator(":root").evaluate(PAGE_SCRIPT,
+        Map.of("op", "snapshot", "nextRef", nextRef, "maxNodes", MAX_SNAPSHOT_NODES));
+    nextRef = ((Number) result.get("nextRef")).intValue();
+    String tree = str(result.get("text"));
+    String head = "page: " + title() + " (" + page.url() + ")\n";
+    String text = head + (tree.isEmpty() ? "(the page shows nothing)" : tree);
+    if (Boolean.TRUE.equals(result.get("truncated"))) {
+      text += "\n(the page has more than " + MAX_SNAPSHOT_NODES + " nodes; the rest is left out)";
+    }
+    return at(true, bounded(text, "snapshot"));
+  }
+
+  private ActionOutcome click(String ref) {
+    Locator element = element(ref);
+    String label = label(describe(ref).orElseThrow(() -> new IllegalArgumentException(noSuchRef(ref))), ref);
+    String before = page.url();
+    element.click();
+    if (!refusals.isEmpty()) {
+      return at(false, "clicked " + label + "; " + String.join("; ", refusals));
+    }
+    return at(true, "clicked " + label + moved(before));
+  }
+
+  private ActionOutcome type(String ref, String text, boolean submit) {
+    Locator element = element(ref);
+    Map<String, Object> e = describe(ref).orElseThrow(() -> new IllegalArgumentException(noSuchRef(ref)));
+    String before = page.url();
+    element.fill(text);
+    String typed = "typed " + text.codePointCount(0, text.length()) + " characters into " + label(e, ref);
+    if (!submit) {
+      return at(true, typed);
+    }
+    element.press("Enter");
+    if (!refusals.isEmpty()) {
+      return at(false, typed + " and pressed Enter; " + String.join("; ", refusals));
+    }
+    return at(true, typed + " and pressed Enter" + moved(before));
+  }
+
+  private ActionOutcome press(String key) {
+    String before = page.url();
+    page.keyboard().press(key);
+    if (!refusals.isEmpty()) {
+      return at(false, "pressed " + key + "; " + String.join("; ", refusals));
+    }
+    return at(true, "pressed " + key + moved(before));
+  }
+
+  private ActionOutcome view() {
+    byte[] png = page.screenshot(new Page.ScreenshotOptions().setType(ScreenshotType.PNG));
+    return new ActionOutcome(true, "screenshot of " + page.url() + " (" + settings.viewportWidth() + "x"
+        + settings.viewportHeight() + ")", Optional.of(png), Optional.of(page.url()));
+  }
+
+  private ActionOutcome text() {
+    Locator body = page.locator("body");
+    String text = body.count() > 0 ? body.innerText() : str(page.evaluate("document.documentElement.textContent"));
+    return at(true, bounded("page: " + title() + " (" + page.url() + ")\n" + text.strip(), "text"));
+  }
+
+  // ---- the browser's life
+
+  /** Runs {@code step} on a working browser, starting it first when it is not running. */
+  private <T> T guarded(java.util.function.Supplier<T> step) {
+    ready();
+    try {
+      return step.get();
+    } catch (PlaywrightException e) {
+      if (e instanceof TimeoutError || !gone(e)) {
+        throw e;
+      }
+      browserLost = true;
+      ready();
+      throw new BrowserLostDuringAction();
+    }
+  }
+
+  private void ready() {
+    if (browser != null && !browserLost && browser.isConnected()) {
+      if (page == null || page.isClosed() || pageCrashed) {
+        if (page != null && !page.isClosed()) {
+          page.close();
+        }
+        notes.add("the page had crashed or was closed; a new blank page is open: go(url) to continue");
+        openPage();
+      }
+      return;
+    }
+    boolean restart = browser != null;
+    discardBrowser();
+    launch();
+    if (restart) {
+      notes.add(RESTARTED);
+    }
+  }
+
+  private void launch() {
+    Path chromium = settings.chromium().orElseThrow(() -> new BrowserUnavailable(settings.chromiumMissing()));
+    Map<String, String> env = new HashMap<>(System.getenv());
+    if (settings.headed()) {
+      String shown = display.filter(d -> !d.isBlank()).orElseThrow(() -> new BrowserUnavailable(
+          "the browser is set to show on the session's display (--browser-headed, interpreter4j.browser.headed), "
+              + "but the session has no display; run with --computer, or without --browser-headed"));
+      env.put("DISPLAY", shown);
+    }
+    BrowserType.LaunchOptions options = new BrowserType.LaunchOptions().setExecutablePath(chromium)
+        .setHeadless(!settings.headed()).setEnv(env).setTimeout(settings.navigationTimeout().toMillis())
+        .setHandleSIGINT(false).setHandleSIGTERM(false).setHandleSIGHUP(false);
+    try {
+      browser = driver().chromium().launch(options);
+    } catch (PlaywrightException e) {
+      if (!gone(e)) {
+        throw new BrowserUnavailable("Chromium (" + chromium + ") did not start: " + firstLine(e.getMessage()));
+      }
+      closePlaywright();
+      browser = driver().chromium().launch(options);
+    }
+    browserLost = false;
+    browser.onDisconnected(b -> browserLost = true);
+    context = browser.newContext(new Browser.NewContextOptions()
+        .setViewportSize(settings.viewportWidth(), settings.viewportHeight()).setAcceptDownloads(true));
+    context.setDefaultTimeout(settings.actionTimeout().toMillis());
+    context.setDefaultNavigationTimeout(settings.navigationTimeout().toMillis());
+    context.route("**/*", this::route);
+    context.onPage(this::pageOpened);
+    openPage();
+  }
+
+  private Playwright driver() {
+    if (playwright == null) {
+      // PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: Playwright drives the system's Chromium and never downloads browsers
+      playwright = Playwright.create(new Playwright.CreateOptions()
+          .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+    }
+    return playwright;
+  }
+
+  private void openPage() {
+    pageCrashed = false;
+    page = context.newPage();
+    watch(page);
+  }
+
+  /** A page the context opened itself (a link with target=_blank, window.open) becomes the current one. */
+  private void pageOpened(Page opened) {
+    if (opened == page) {
+      return;
+    }
+    watch(opened);
+    page = opened;
+    pageCrashed = false;
+    notes.add("the page opened a new tab; actions now go to it");
+    List<Page> pages = context.pages();
+    for (int i = 0; i < pages.size() - MAX_PAGES; i++) {
+      if (pages.get(i) != page) {
+        pages.get(i).close();
+      }
+    }
+  }
+
+  private void watch(Page watched) {
+    watched.onCrash(p -> {
+      if (p == page) {
+        pageCrashed = true;
+      }
+    });
+    watched.onDialog(this::dialog);
+    watched.onDownload(this::downloadStarted);
+  }
+
+  private void dialog(Dialog dialog) {
+    notes.add("the page showed a " + dialog.type() + " dialog, dismissed: " + firstLine(dialog.message()));
+    dialog.dismiss();
+  }
+
+  private void downloadStarted(Download download) {
+    if (pendingDownloads.size() >= MAX_PENDING_DOWNLOADS) {
+      download.cancel();
+      notes.add("a download of " + download.suggestedFilename() + " was cancelled: too many at once");
+      return;
+    }
+    pendingDownloads.add(download);
+  }
+
+  /** Every request of the context: navigations against the whole policy, the rest against blocked-domains. */
+  private void route(Route route) {
+    Request request = route.request();
+    Optional<String> refusal = request.isNavigationRequest()
+        ? settings.domains().refusal(request.url())
+        : settings.domains().subresourceRefusal(request.url());
+    if (refusal.isEmpty()) {
+      route.resume();
+      return;
+    }
+    if (request.isNavigationRequest()) {
+      refusals.add(refusal.get());
+    }
+    route.abort("blockedbyclient");
+  }
+
+  private void discardBrowser() {
+    for (Download download : pendingDownloads) {
+      try {
+        download.cancel();
+      } catch (RuntimeException e) {
+        // the browser is gone, and the download with it
+      }
+    }
+    pendingDownloads.clear();
+    if (browser != null) {
+      try {
+        browser.close();
+      } catch (RuntimeException e) {
+        // it crashed or was killed: nothing to close
+      }
+    }
+    browser = null;
+    context = null;
+    page = null;
+  }
+
+  private void closePlaywright() {
+    try {
+      playwright.close();
+    } catch (RuntimeException e) {
+      // the driver is gone already
+    }
+    playwright = null;
+  }
+
+  /** Whether {@code e} says the browser, its page or the driver went away. */
+  private boolean gone(PlaywrightException e) {
+    String m = String.valueOf(e.getMessage());
+    return e.getClass().getSimpleName().equals("TargetClosedError") || m.contains("has been closed")
+        || m.contains("Target closed") || m.contains("Target crashed") || m.contains("Browser closed")
+        || m.contains("connection closed") || m.contains("Connection closed")
+        || browser != null && !browser.isConnected();
+  }
+
+  // ---- refs and elements
+
+  private Locator element(String ref) {
+    Locator element = page.locator("[" + REF_ATTRIBUTE + "=\"" + ref + "\"]").first();
+    if (element.count() == 0) {
+      throw new IllegalArgumentException(noSuchRef(ref));
+    }
+    return element;
+  }
+
+  @SuppressWarnings("unchecked")
+  private Optional<Map<String, Object>> describe(String ref) {
+    Locator element = page.locator("[" + REF_ATTRIBUTE + "=\"" + ref + "\"]");
+    if (element.count() == 0) {
+      return Optional.empty();
+    }
+    return Optional.of((Map<String, Object>) element.first().evaluate(PAGE_SCRIPT, Map.of("op", "describe")));
+  }
+
+  private static String noSuchRef(String ref) {
+    return "no such ref " + ref + ": the page has changed or it came from an older page; take a new snapshot()";
+  }
+
+  private static String label(Map<String, Object> element, String ref) {
+    String name = str(element.get("name"));
+    return str(element.get("role")) + (name.isEmpty() ? "" : " \"" + name + "\"") + " [ref=" + ref + "]";
+  }
+
+  // ---- arguments
+
+  private static String refArg(ComputerAction action) {
+    Object value = action.args().get("ref");
+    String given = value == null ? "" : String.valueOf(value).strip();
+    Matcher m = REF.matcher(given);
+    if (!m.matches()) {
+      throw new IllegalArgumentException(given.isEmpty()
+          ? action.action() + " needs a ref from snapshot(), such as \"e3\""
+          : "'" + given + "' is no ref: a ref is eN, as snapshot() shows it in [ref=eN]");
+    }
+    return m.group(1);
+  }
+
+  private static String url(ComputerAction action) {
+    String url = string(action, "url").strip();
+    if (!url.contains("://") && !url.startsWith("about:")) {
+      url = "https://" + url;
+    }
+    return url;
+  }
+
+  private static String string(ComputerAction action, String name) {
+    Object value = action.args().get(name);
+    if (value == null) {
+      throw new IllegalArgumentException(action.action() + " needs " + name);
+    }
+    return String.valueOf(value);
+  }
+
+  private static boolean bool(ComputerAction action, String name) {
+    Object value = action.args().get(name);
+    return value instanceof Boolean b ? b : value != null && Boolean.parseBoolean(String.valueOf(value));
+  }
+
+  // ---- results
+
+  private ActionOutcome at(boolean ok, String text) {
+    return new ActionOutcome(ok, text, Optional.empty(), Optional.of(page.url()));
+  }
+
+  private ActionOutcome withNotes(ActionOutcome outcome) {
+    if (notes.isEmpty()) {
+      return outcome;
+    }
+    String text = "(" + String.join("; ", notes) + ")\n" + outcome.text();
+    notes.clear();
+    return new ActionOutcome(outcome.ok(), text, outcome.screenshotPng(), outcome.url());
+  }
+
+  private String moved(String before) {
+    String now = page.url();
+    return now.equals(before) ? "" : "; now at " + now + ": " + title();
+  }
+
+  private String title() {
+    String title = page.title();
+    return title == null || title.isBlank() ? "(untitled)" : title.strip();
+  }
+
+  private String bounded(String text, String what) {
+    int max = settings.snapshotMaxChars();
+    if (text.length() <= max) {
+      return text;
+    }
+    return text.substring(0, max) + "\n(" + what + " cut at " + max + " of " + text.length()
+        + " characters: interpreter4j.browser.snapshot-max-chars)";
+  }
+
+  private static String problem(ComputerAction action, PlaywrightException e) {
+    String first = firstLine(e.getMessage());
+    if (e instanceof TimeoutError) {
+      return action.action() + " timed out: " + first;
+    }
+    return action.action() + " failed: " + first;
+  }
+
+  private static String firstLine(String message) {
+    String m = message == null ? "" : message.strip();
+    int newline = m.indexOf('\n');
+    return newline < 0 ? m : m.substring(0, newline).strip();
+  }
+
+  private static String str(Object value) {
+    return value == null ? "" : String.valueOf(value);
+  }
+
+  private Path uniqueTarget(String name) {
+    Path target = workdir.resolve(name);
+    int dot = name.lastIndexOf('.');
+    String stem = dot > 0 ? name.substring(0, dot) : name;
+    String extension = dot > 0 ? name.substring(dot) : "";
+    for (int i = 1; Files.exists(target) && i < 1000; i++) {
+      target = workdir.resolve(stem + " (" + i + ")" + extension);
+    }
+    return target;
+  }
+
+  /** The file name part of what the site suggested, never a path out of the working folder. */
+  static String safeFileName(String suggested) {
+    String name = suggested == null ? "" : suggested.replace('\\', '/');
+    name = name.substring(name.lastIndexOf('/') + 1).strip();
+    if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+      return "download";
+    }
+    return name.replaceAll("[\\x00-\\x1f]", "_");
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = BrowserSession.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name + " next to BrowserSession");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The browser cannot be had: Chromium missing, or it will not start. */
+  static final class BrowserUnavailable extends RuntimeException {
+    BrowserUnavailable(String message) {
+      super(message);
+    }
+  }
+
+  /** Why an action could not be done, for the model. */
+  private static final class Failure extends RuntimeException {
+    Failure(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** The browser went away during a step; it has been started again. */
+  private static final class BrowserLostDuringAction extends RuntimeException {
+    BrowserLostDuringAction() {
+      super(RESTARTED, null, false, false);
+    }
+  }
+}
