@@ -82,12 +82,18 @@ final class BrowserSession implements AutoCloseable {
   private Page page;
   private boolean browserLost;
   private boolean pageCrashed;
+  /** While this session opens a page itself: the context's page event is then not a tab the page opened. */
+  private boolean openingPage;
   private int nextRef = 1;
   /** Said once at the start of the next outcome: a restart, a new tab, a dismissed dialog. */
   private final List<String> notes = new ArrayList<>();
   /** Navigations refused during the current action. */
   private final List<String> refusals = new ArrayList<>();
   private final List<Download> pendingDownloads = new ArrayList<>();
+  /** The main frame's navigation that the current action started, until it commits, fails or becomes a download. */
+  private Request navigation;
+  private boolean navigationSettled;
+  private boolean navigationIsDownload;
 
   BrowserSession(BrowserSettings settings, Path workdir, Optional<String> display) {
     this.settings = settings;
@@ -114,6 +120,7 @@ final class BrowserSession implements AutoCloseable {
   /** Step two: does the action; a crash during go, snapshot, view or text is answered on a new browser. */
   Acted act(ComputerAction action) {
     refusals.clear();
+    navigation = null;
     ActionOutcome outcome;
     try {
       outcome = attempt(action, () -> run(action));
@@ -320,6 +327,7 @@ final class BrowserSession implements AutoCloseable {
     String label = label(describe(ref).orElseThrow(() -> new IllegalArgumentException(noSuchRef(ref))), ref);
     String before = page.url();
     element.click();
+    settle();
     if (!refusals.isEmpty()) {
       return at(false, "clicked " + label + "; " + String.join("; ", refusals));
     }
@@ -336,6 +344,7 @@ final class BrowserSession implements AutoCloseable {
       return at(true, typed);
     }
     element.press("Enter");
+    settle();
     if (!refusals.isEmpty()) {
       return at(false, typed + " and pressed Enter; " + String.join("; ", refusals));
     }
@@ -345,10 +354,27 @@ final class BrowserSession implements AutoCloseable {
   private ActionOutcome press(String key) {
     String before = page.url();
     page.keyboard().press(key);
+    settle();
     if (!refusals.isEmpty()) {
       return at(false, "pressed " + key + "; " + String.join("; ", refusals));
     }
     return at(true, "pressed " + key + moved(before));
+  }
+
+  /**
+   * Waits, up to navigation-timeout, until a page load the action started has committed, failed or turned into a
+   * download, so that the outcome (and the next snapshot) sees the page the action led to and the download it began.
+   */
+  private void settle() {
+    if (navigation == null || navigationSettled) {
+      return;
+    }
+    try {
+      page.waitForCondition(() -> navigationSettled,
+          new Page.WaitForConditionOptions().setTimeout(settings.navigationTimeout().toMillis()));
+    } catch (TimeoutError e) {
+      notes.add("the page it led to was still loading after " + settings.navigationTimeout().toSeconds() + "s");
+    }
   }
 
   private ActionOutcome view() {
@@ -442,13 +468,18 @@ final class BrowserSession implements AutoCloseable {
 
   private void openPage() {
     pageCrashed = false;
-    page = context.newPage();
+    openingPage = true;
+    try {
+      page = context.newPage();
+    } finally {
+      openingPage = false;
+    }
     watch(page);
   }
 
   /** A page the context opened itself (a link with target=_blank, window.open) becomes the current one. */
   private void pageOpened(Page opened) {
-    if (opened == page) {
+    if (openingPage || opened == page) {
       return;
     }
     watch(opened);
@@ -471,6 +502,24 @@ final class BrowserSession implements AutoCloseable {
     });
     watched.onDialog(this::dialog);
     watched.onDownload(this::downloadStarted);
+    watched.onFrameNavigated(frame -> {
+      if (frame == page.mainFrame()) {
+        navigationSettled = true;
+      }
+    });
+    watched.onResponse(response -> {
+      if (response.request() == navigation
+          && response.headerValue("content-disposition") != null
+          && response.headerValue("content-disposition").strip().toLowerCase(java.util.Locale.ROOT)
+              .startsWith("attachment")) {
+        navigationIsDownload = true;
+      }
+    });
+    watched.onRequestFailed(request -> {
+      if (request == navigation && !navigationIsDownload) {
+        navigationSettled = true;
+      }
+    });
   }
 
   private void dialog(Dialog dialog) {
@@ -479,6 +528,7 @@ final class BrowserSession implements AutoCloseable {
   }
 
   private void downloadStarted(Download download) {
+    navigationSettled = true;
     if (pendingDownloads.size() >= MAX_PENDING_DOWNLOADS) {
       download.cancel();
       notes.add("a download of " + download.suggestedFilename() + " was cancelled: too many at once");
@@ -494,13 +544,19 @@ final class BrowserSession implements AutoCloseable {
         ? settings.domains().refusal(request.url())
         : settings.domains().subresourceRefusal(request.url());
     if (refusal.isEmpty()) {
+      if (request.isNavigationRequest() && page != null && request.frame() == page.mainFrame()) {
+        navigation = request;
+        navigationSettled = false;
+        navigationIsDownload = false;
+      }
       route.resume();
       return;
     }
     if (request.isNavigationRequest()) {
       refusals.add(refusal.get());
     }
-    route.abort("blockedbyclient");
+    // aborted, not blockedbyclient: a navigation aborted so leaves the page where it was instead of an error page
+    route.abort(request.isNavigationRequest() ? "aborted" : "blockedbyclient");
   }
 
   private void discardBrowser() {
