@@ -13,7 +13,11 @@ import io.interpreter4j.runtime.computer.ActionOutcome;
 import io.interpreter4j.runtime.computer.ComputerAction;
 import io.interpreter4j.runtime.computer.ComputerCommand;
 import io.interpreter4j.runtime.computer.Perform;
+import io.interpreter4j.runtime.sandbox.Subprocess;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -62,8 +66,9 @@ class BrowserActorTest {
         <button>Send</button>
       </form>
       <a href="http://blocked.test/x">Elsewhere</a>
+      <img src="http://localhost:%1$d/pixel.png" alt="">
       <a href="/file">Report</a>
-      <button id="steer" onclick="location.href='http://localhost:%d/steal'">Steer</button>
+      <button id="steer" onclick="location.href='http://localhost:%1$d/steal'">Steer</button>
       </body></html>
       """;
 
@@ -155,6 +160,8 @@ class BrowserActorTest {
     assertFalse(perform("go", Map.of("url", "http://localhost:" + port + "/form")).ok());
     assertOk(perform("go", Map.of("url", url("/form"))));
     assertFalse(requests.stream().anyMatch(r -> r.contains("/steal")), requests.toString());
+    assertFalse(requests.stream().anyMatch(r -> r.contains("/pixel.png")), "the page's image from localhost: "
+        + requests);
   }
 
   @Test
@@ -177,7 +184,7 @@ class BrowserActorTest {
     // a request the page made before now would be in the log by the time the next page is served
     assertOk(perform("go", Map.of("url", url("/form?again"))));
     assertEquals(List.of("GET /form", "GET /form?again"),
-        requests.stream().filter(r -> !r.contains("favicon")).toList());
+        requests.stream().filter(r -> r.contains("/form") || r.contains("/post")).toList());
   }
 
   @Test
@@ -274,6 +281,72 @@ class BrowserActorTest {
       assertEquals(List.of(), chromiumProcesses(), "no chromium left under this JVM");
       return null;
     });
+  }
+
+  @Test
+  void actionsBeyondTheQueueAreRefusedAsBusy() {
+    BrowserSettings one = new BrowserSettings("", false, DomainPolicy.OPEN, 1280, 800, Duration.ofSeconds(10),
+        Duration.ofSeconds(30), 20_000, 1);
+    start(one);
+    TestProbe<ActionOutcome> first = testKit.createTestProbe();
+    TestProbe<ActionOutcome> second = testKit.createTestProbe();
+    TestProbe<ActionOutcome> third = testKit.createTestProbe();
+    // the first starts the browser, which takes far longer than the actor needs to take in the other two
+    browser.tell(new Perform(new ComputerAction(1, "browser", "go", Map.of("url", url("/form"))), gate, first.getRef()));
+    browser.tell(new Perform(new ComputerAction(1, "browser", "text", Map.of()), gate, second.getRef()));
+    browser.tell(new Perform(new ComputerAction(1, "browser", "text", Map.of()), gate, third.getRef()));
+    assertEquals("the browser is busy: 1 actions wait already; call it again when they are done",
+        third.expectMessageClass(ActionOutcome.class, WAIT).text());
+    assertOk(first.expectMessageClass(ActionOutcome.class, WAIT));
+    assertTrue(second.expectMessageClass(ActionOutcome.class, WAIT).text().contains("Sign up"));
+  }
+
+  @Test
+  void anActionForAnotherTargetIsRefused() {
+    start(BrowserSettings.DEFAULT);
+    browser.tell(new Perform(new ComputerAction(1, "mouse", "click", Map.of()), gate, probe.getRef()));
+    assertEquals("the browser performs browser actions, not mouse.click",
+        probe.expectMessageClass(ActionOutcome.class, WAIT).text());
+  }
+
+  @Test
+  void aHeadedBrowserWithoutADisplayIsAClearError() {
+    start(BrowserSettings.DEFAULT.withHeaded(true));
+    ActionOutcome go = perform("go", Map.of("url", url("/form")));
+    assertFalse(go.ok());
+    assertEquals("the browser is set to show on the session's display (--browser-headed, "
+        + "interpreter4j.browser.headed), but the session has no display; run with --computer, or without "
+        + "--browser-headed", go.text());
+  }
+
+  @Test
+  void aHeadedBrowserShowsOnTheSessionsDisplay() throws Exception {
+    RequiredTool.assume(Subprocess.executable("Xvfb").isPresent(), "Xvfb", "apt-get install xvfb");
+    RequiredTool.assume(Subprocess.executable("xdotool").isPresent(), "xdotool", "apt-get install xdotool");
+    Process xvfb = new ProcessBuilder("Xvfb", "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x800x24")
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      String number = CompletableFuture.supplyAsync(() -> {
+        try {
+          return new BufferedReader(new InputStreamReader(xvfb.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).get(30, TimeUnit.SECONDS);
+      String display = ":" + number.strip();
+      browser = testKit.spawn(BrowserActor.create(BrowserSettings.DEFAULT.withHeaded(true), workdir,
+          Optional.of(display)));
+      assertOk(perform("go", Map.of("url", url("/form"))));
+      Subprocess.Result windows = Subprocess.run(List.of("xdotool", "search", "--name", "Sign up"), workdir,
+          Map.of("DISPLAY", display), Duration.ofSeconds(30));
+      assertTrue(windows.ok() && !windows.output().isBlank(), "a window titled Sign up on " + display + ": "
+          + windows);
+      testKit.stop(browser, WAIT);
+      browser = null;
+    } finally {
+      xvfb.descendants().forEach(ProcessHandle::destroyForcibly);
+      xvfb.destroyForcibly();
+    }
   }
 
   // ---- helpers
