@@ -338,8 +338,14 @@ final class BrowserSession implements AutoCloseable {
     Locator element = element(ref);
     Map<String, Object> e = describe(ref).orElseThrow(() -> new IllegalArgumentException(noSuchRef(ref)));
     String before = page.url();
-    element.fill(text);
-    String typed = "typed " + text.codePointCount(0, text.length()) + " characters into " + label(e, ref);
+    String typed;
+    if ("select".equals(e.get("tag"))) {
+      element.selectOption(text);
+      typed = "chose \"" + text + "\" in " + label(e, ref);
+    } else {
+      element.fill(text);
+      typed = "typed " + text.codePointCount(0, text.length()) + " characters into " + label(e, ref);
+    }
     if (!submit) {
       return at(true, typed);
     }

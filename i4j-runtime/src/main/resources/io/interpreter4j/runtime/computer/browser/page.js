@@ -149,6 +149,14 @@
   // items: {text} or {line, children}
   const walk = node => {
     const items = [];
+    items.push = item => {
+      const last = items[items.length - 1];
+      if (item.text !== undefined && !item.raw && last && last.text !== undefined && !last.raw) {
+        last.text += ' ' + item.text;
+        return items.length;
+      }
+      return Array.prototype.push.call(items, item);
+    };
     const kids = node.shadowRoot ? [...node.shadowRoot.childNodes, ...node.childNodes] : [...node.childNodes];
     for (const child of kids) {
       if (++visited > maxNodes) { truncated = true; break; }
@@ -169,7 +177,7 @@
         if (inner.length && inner.every(i => i.text !== undefined)) {
           items.push({ text: inner.map(i => i.text).join(' ') });
         } else {
-          items.push(...inner);
+          inner.forEach(i => items.push(i));
         }
         if (r && !shown) continue;
         continue;
@@ -190,7 +198,7 @@
           const text = cut(inner.map(i => i.text).join(' '), 500);
           if (text !== n) line += ': ' + text;
         } else {
-          children.push(...inner);
+          inner.forEach(i => children.push(i));
         }
       } else if (v) {
         line += ': ' + v;

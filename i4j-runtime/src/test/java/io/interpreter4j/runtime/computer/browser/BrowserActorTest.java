@@ -63,6 +63,7 @@ class BrowserActorTest {
         <label>Name <input name="name"></label>
         <label>Password <input type="password" name="secret"></label>
         <label><input type="checkbox" name="news"> News</label>
+        <label>Size <select name="size"><option>S</option><option>L</option></select></label>
         <button>Send</button>
       </form>
       <a href="http://blocked.test/x">Elsewhere</a>
@@ -123,6 +124,8 @@ class BrowserActorTest {
     assertTrue(snapshot.text().contains("heading \"Sign up\" [level=1] [ref="), snapshot.text());
     assertTrue(snapshot.text().contains("checkbox \"News\" [ref="), snapshot.text());
     assertTrue(snapshot.text().contains("button \"Send\" [ref="), snapshot.text());
+    assertTrue(snapshot.text().contains("combobox \"Size\" [ref="), snapshot.text());
+    assertTrue(snapshot.text().contains("- text: Name\n"), "the label's text, once: " + snapshot.text());
     assertEquals(Optional.of(url("/form")), snapshot.url());
     assertEquals(ref(snapshot.text(), "textbox \"Name\""), ref(perform("snapshot", Map.of()).text(), "textbox \"Name\""),
         "a ref stays the same across snapshots of the same page");
@@ -134,10 +137,11 @@ class BrowserActorTest {
     perform("go", Map.of("url", url("/form")));
     String snapshot = perform("snapshot", Map.of()).text();
     assertOk(perform("click", Map.of("ref", ref(snapshot, "checkbox \"News\""))));
+    assertOk(perform("type", Map.of("ref", ref(snapshot, "combobox \"Size\""), "text", "L")));
     ActionOutcome typed = perform("type", Map.of("ref", ref(snapshot, "textbox \"Name\""), "text", "Ada Lovelace",
         "submit", true));
     assertTrue(typed.ok(), typed.text());
-    assertEquals("name=Ada Lovelace&secret=&news=on", posted.poll(30, TimeUnit.SECONDS));
+    assertEquals("name=Ada Lovelace&secret=&news=on&size=L", posted.poll(30, TimeUnit.SECONDS));
     assertTrue(typed.text().contains("now at " + url("/post")), typed.text());
     assertEquals(List.of("submit"), gate.kinds());
     assertTrue(perform("text", Map.of()).text().contains("Thanks, Ada Lovelace"));
