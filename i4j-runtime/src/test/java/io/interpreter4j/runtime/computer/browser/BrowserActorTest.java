@@ -278,10 +278,14 @@ class BrowserActorTest {
     assertOk(perform("go", Map.of("url", url("/form"))));
     List<ProcessHandle> running = chromiumProcesses();
     assertFalse(running.isEmpty(), "chromium runs while the actor does");
+    List<ProcessHandle> drivers = ProcessHandle.current().children()
+        .filter(p -> p.info().commandLine().map(c -> c.contains("playwright")).orElse(false)).toList();
+    assertFalse(drivers.isEmpty(), "Playwright's driver runs while the actor does");
     testKit.stop(browser, WAIT);
     browser = null;
     probe.awaitAssert(WAIT, () -> {
       assertEquals(List.of(), running.stream().filter(ProcessHandle::isAlive).toList());
+      assertEquals(List.of(), drivers.stream().filter(ProcessHandle::isAlive).toList());
       assertEquals(List.of(), chromiumProcesses(), "no chromium left under this JVM");
       return null;
     });
