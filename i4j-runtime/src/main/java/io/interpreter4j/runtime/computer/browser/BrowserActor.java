@@ -142,7 +142,7 @@ public final class BrowserActor extends AbstractBehavior<ComputerCommand> {
       }
       return firstDenied(plan.asks(), gate).thenCompose(denied -> denied
           .<CompletionStage<ActionOutcome>>map(ask -> CompletableFuture.completedFuture(denial(ask)))
-          .orElseGet(() -> onThread(() -> on.act(action)).thenCompose(acted -> acted.downloads().isEmpty()
+          .orElseGet(() -> onThread(() -> on.act(action)).thenCompose(acted -> !acted.startedDownloads()
               ? CompletableFuture.completedFuture(acted.outcome())
               : onThread(on::downloadDescriptions).thenCompose(descriptions -> decideAll(descriptions, gate))
                   .thenCompose(decisions -> onThread(() -> on.settleDownloads(acted.outcome(), decisions))))));

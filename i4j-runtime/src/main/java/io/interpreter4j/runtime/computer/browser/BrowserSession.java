@@ -16,19 +16,12 @@ import com.microsoft.playwright.TimeoutError;
 import com.microsoft.playwright.options.ScreenshotType;
 import io.interpreter4j.runtime.computer.ActionOutcome;
 import io.interpreter4j.runtime.computer.ComputerAction;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One session's browser: a Playwright driver, a Chromium, one browser context and its current page. Every method
@@ -57,23 +50,17 @@ final class BrowserSession implements AutoCloseable {
     }
   }
 
-  /** What an action did, and the downloads it started (their suggested file names), still unsaved. */
-  record Acted(ActionOutcome outcome, List<String> downloads) {}
+  /** What an action did, and whether it started downloads, which wait unsaved for {@link #settleDownloads}. */
+  record Acted(ActionOutcome outcome, boolean startedDownloads) {}
 
   /** The actions of {@code computer.browser}. */
   static final List<String> ACTIONS = List.of("go", "snapshot", "click", "type", "press", "view", "text");
 
-  private static final String PAGE_SCRIPT = resource("page.js");
-  private static final String REF_ATTRIBUTE = "data-i4j-ref";
-  private static final Pattern REF = Pattern.compile("^\\[?(?:ref=)?(e\\d+)]?$");
-  private static final int MAX_SNAPSHOT_NODES = 50_000;
-  private static final int MAX_PENDING_DOWNLOADS = 8;
   private static final int MAX_PAGES = 8;
   private static final String RESTARTED = "the browser had stopped (it crashed or was killed) and was started again; "
       + "the pages it had are gone: go(url) to continue";
 
   private final BrowserSettings settings;
-  private final Path workdir;
   private final Optional<String> display;
 
   private Playwright playwright;
@@ -89,7 +76,7 @@ final class BrowserSession implements AutoCloseable {
   private final List<String> notes = new ArrayList<>();
   /** Navigations refused during the current action. */
   private final List<String> refusals = new ArrayList<>();
-  private final List<Download> pendingDownloads = new ArrayList<>();
+  private final PendingDownloads downloads;
   /** The main frame's navigation that the current action started, until it commits, fails or becomes a download. */
   private Request navigation;
   private boolean navigationSettled;
@@ -97,8 +84,8 @@ final class BrowserSession implements AutoCloseable {
 
   BrowserSession(BrowserSettings settings, Path workdir, Optional<String> display) {
     this.settings = settings;
-    this.workdir = workdir;
     this.display = display;
+    this.downloads = new PendingDownloads(workdir);
   }
 
   /** Step one of an action: opens the browser if need be and says what the action needs approved. */
@@ -130,8 +117,7 @@ final class BrowserSession implements AutoCloseable {
     } catch (Failure e) {
       outcome = ActionOutcome.failed(e.getMessage());
     }
-    List<String> downloads = pendingDownloads.stream().map(Download::suggestedFilename).toList();
-    return new Acted(withNotes(outcome), downloads);
+    return new Acted(withNotes(outcome), !downloads.isEmpty());
   }
 
   private ActionOutcome retried(ComputerAction action) {
@@ -155,38 +141,16 @@ final class BrowserSession implements AutoCloseable {
     }
   }
 
-  /**
-   * Saves each pending download to the working folder when its decision is true, cancels it otherwise, and adds what
-   * happened to {@code outcome}.
-   */
+  /** Saves or cancels the downloads the action started, as the gate decided, and says so after its outcome. */
   ActionOutcome settleDownloads(ActionOutcome outcome, List<Boolean> allowed) {
-    List<String> said = new ArrayList<>();
-    for (int i = 0; i < pendingDownloads.size(); i++) {
-      Download download = pendingDownloads.get(i);
-      String name = safeFileName(download.suggestedFilename());
-      try {
-        if (i < allowed.size() && allowed.get(i)) {
-          Path target = uniqueTarget(name);
-          download.saveAs(target);
-          said.add("downloaded " + download.url() + " to " + target);
-        } else {
-          download.cancel();
-          said.add("download of " + name + " denied (ask-before download); nothing was saved");
-        }
-      } catch (PlaywrightException e) {
-        said.add("download of " + name + " failed: " + firstLine(e.getMessage()));
-      }
-    }
-    pendingDownloads.clear();
+    List<String> said = downloads.settle(allowed);
     String text = outcome.text() + (outcome.text().isEmpty() ? "" : "\n") + String.join("\n", said);
     return new ActionOutcome(outcome.ok(), text, outcome.screenshotPng(), outcome.url());
   }
 
-  /** The description of each pending download, for the gate. */
+  /** What the gate is asked about each download the action started. */
   List<String> downloadDescriptions() {
-    return pendingDownloads.stream()
-        .map(d -> "download " + safeFileName(d.suggestedFilename()) + " from " + d.url() + " into " + workdir)
-        .toList();
+    return downloads.descriptions();
   }
 
   @Override
@@ -202,55 +166,52 @@ final class BrowserSession implements AutoCloseable {
     }
   }
 
-  // ---- planning
-
   private Plan plan(ComputerAction action) {
     return switch (action.action()) {
-      case "go" -> settings.domains().refusal(url(action)).map(Plan::refuse).orElse(Plan.go());
-      case "click" -> planClick(refArg(action));
-      case "type" -> planType(refArg(action), bool(action, "submit"));
-      case "press" -> planPress(BrowserKeys.playwright(string(action, "key")));
+      case "go" -> settings.domains().refusal(BrowserArgs.url(action)).map(Plan::refuse).orElse(Plan.go());
+      case "click" -> planClick(BrowserArgs.ref(action));
+      case "type" -> planType(BrowserArgs.ref(action), BrowserArgs.flag(action, "submit"));
+      case "press" -> planPress(BrowserKeys.playwright(BrowserArgs.string(action, "key")));
       default -> Plan.go();
     };
   }
 
   private Plan planClick(String ref) {
-    Optional<Map<String, Object>> element = describe(ref);
-    if (element.isEmpty()) {
-      return Plan.refuse(noSuchRef(ref));
+    Optional<PageElement> found = PageScript.element(page, ref);
+    if (found.isEmpty()) {
+      return Plan.refuse(PageScript.noSuchRef(ref));
     }
-    Map<String, Object> e = element.get();
-    String link = str(e.get("link"));
-    if (!link.isEmpty()) {
-      Optional<String> refusal = settings.domains().refusal(link);
+    PageElement e = found.get();
+    if (!e.link().isEmpty()) {
+      Optional<String> refusal = settings.domains().refusal(e.link());
       if (refusal.isPresent()) {
-        return Plan.refuse("click on " + label(e, ref) + " refused: " + refusal.get());
+        return Plan.refuse("click on " + e.label(ref) + " refused: " + refusal.get());
       }
     }
-    if (Boolean.TRUE.equals(e.get("submits"))) {
-      return new Plan(List.of(new Ask("submit", "click " + label(e, ref) + ", which submits a form to "
-          + str(e.get("formAction")) + ", on " + page.url())), Optional.empty());
+    if (e.submits()) {
+      return new Plan(List.of(new Ask("submit", "click " + e.label(ref) + ", which submits a form to "
+          + e.formAction() + ", on " + page.url())), Optional.empty());
     }
     return Plan.go();
   }
 
   private Plan planType(String ref, boolean submit) {
-    Optional<Map<String, Object>> element = describe(ref);
-    if (element.isEmpty()) {
-      return Plan.refuse(noSuchRef(ref));
+    Optional<PageElement> found = PageScript.element(page, ref);
+    if (found.isEmpty()) {
+      return Plan.refuse(PageScript.noSuchRef(ref));
     }
-    Map<String, Object> e = element.get();
-    if (!Boolean.TRUE.equals(e.get("editable"))) {
-      return Plan.refuse(label(e, ref) + " is not a field one can type into (or it is disabled or read-only): "
+    PageElement e = found.get();
+    if (!e.editable()) {
+      return Plan.refuse(e.label(ref) + " is not a field one can type into (or it is disabled or read-only): "
           + "take a snapshot() and pick a textbox");
     }
     List<Ask> asks = new ArrayList<>();
-    if (Boolean.TRUE.equals(e.get("password"))) {
-      asks.add(new Ask("type-password", "type into the password field " + label(e, ref) + " on " + page.url()));
+    if (e.password()) {
+      asks.add(new Ask("type-password", "type into the password field " + e.label(ref) + " on " + page.url()));
     }
     if (submit) {
-      String target = Boolean.TRUE.equals(e.get("inForm")) ? " to " + str(e.get("formAction")) : "";
-      asks.add(new Ask("submit", "type into " + label(e, ref) + " and press Enter, which submits its form" + target
+      String target = e.inForm() ? " to " + e.formAction() : "";
+      asks.add(new Ask("submit", "type into " + e.label(ref) + " and press Enter, which submits its form" + target
           + ", on " + page.url()));
     }
     return new Plan(asks, Optional.empty());
@@ -260,27 +221,20 @@ final class BrowserSession implements AutoCloseable {
     if (!BrowserKeys.endsWithEnter(key)) {
       return Plan.go();
     }
-    @SuppressWarnings("unchecked")
-    Map<String, Object> focused = (Map<String, Object>) page.locator(":root")
-        .evaluate(PAGE_SCRIPT, Map.of("op", "focused"));
-    if (focused != null && Boolean.TRUE.equals(focused.get("inForm"))
-        && (Boolean.TRUE.equals(focused.get("singleLine")) || Boolean.TRUE.equals(focused.get("submits")))) {
-      return new Plan(List.of(new Ask("submit", "press " + key + " in " + str(focused.get("role")) + " \""
-          + str(focused.get("name")) + "\", which submits its form to " + str(focused.get("formAction")) + ", on "
-          + page.url())), Optional.empty());
-    }
-    return Plan.go();
+    Optional<PageElement> focused = PageScript.focused(page)
+        .filter(e -> e.inForm() && (e.singleLine() || e.submits()));
+    return focused.map(e -> new Plan(List.of(new Ask("submit", "press " + key + " in " + e.label()
+        + ", which submits its form to " + e.formAction() + ", on " + page.url())), Optional.empty()))
+        .orElse(Plan.go());
   }
-
-  // ---- acting
 
   private ActionOutcome run(ComputerAction action) {
     return switch (action.action()) {
-      case "go" -> go(url(action));
+      case "go" -> go(BrowserArgs.url(action));
       case "snapshot" -> snapshot();
-      case "click" -> click(refArg(action));
-      case "type" -> type(refArg(action), string(action, "text"), bool(action, "submit"));
-      case "press" -> press(BrowserKeys.playwright(string(action, "key")));
+      case "click" -> click(BrowserArgs.ref(action));
+      case "type" -> type(BrowserArgs.ref(action), BrowserArgs.string(action, "text"), BrowserArgs.flag(action, "submit"));
+      case "press" -> press(BrowserKeys.playwright(BrowserArgs.string(action, "key")));
       case "view" -> view();
       case "text" -> text();
       default -> ActionOutcome.failed("unknown browser action '" + action.action() + "'");
@@ -309,22 +263,20 @@ final class BrowserSession implements AutoCloseable {
   }
 
   private ActionOutcome snapshot() {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> result = (Map<String, Object>) page.locator(":root").evaluate(PAGE_SCRIPT,
-        Map.of("op", "snapshot", "nextRef", nextRef, "maxNodes", MAX_SNAPSHOT_NODES));
-    nextRef = ((Number) result.get("nextRef")).intValue();
-    String tree = str(result.get("text"));
+    PageScript.Snapshot snapshot = PageScript.snapshot(page, nextRef);
+    nextRef = snapshot.nextRef();
     String head = "page: " + title() + " (" + page.url() + ")\n";
-    String text = head + (tree.isEmpty() ? "(the page shows nothing)" : tree);
-    if (Boolean.TRUE.equals(result.get("truncated"))) {
-      text += "\n(the page has more than " + MAX_SNAPSHOT_NODES + " nodes; the rest is left out)";
+    String text = head + (snapshot.text().isEmpty() ? "(the page shows nothing)" : snapshot.text());
+    if (snapshot.truncated()) {
+      text += "\n(the page has more than " + PageScript.MAX_NODES + " nodes; the rest is left out)";
     }
     return at(true, bounded(text, "snapshot"));
   }
 
   private ActionOutcome click(String ref) {
-    Locator element = element(ref);
-    String label = label(describe(ref).orElseThrow(() -> new IllegalArgumentException(noSuchRef(ref))), ref);
+    Locator element = PageScript.locate(page, ref).first();
+    String label = PageScript.element(page, ref)
+        .orElseThrow(() -> new IllegalArgumentException(PageScript.noSuchRef(ref))).label(ref);
     String before = page.url();
     element.click();
     settle();
@@ -335,16 +287,17 @@ final class BrowserSession implements AutoCloseable {
   }
 
   private ActionOutcome type(String ref, String text, boolean submit) {
-    Locator element = element(ref);
-    Map<String, Object> e = describe(ref).orElseThrow(() -> new IllegalArgumentException(noSuchRef(ref)));
+    Locator element = PageScript.locate(page, ref).first();
+    PageElement e = PageScript.element(page, ref)
+        .orElseThrow(() -> new IllegalArgumentException(PageScript.noSuchRef(ref)));
     String before = page.url();
     String typed;
-    if ("select".equals(e.get("tag"))) {
+    if (e.tag().equals("select")) {
       element.selectOption(text);
-      typed = "chose \"" + text + "\" in " + label(e, ref);
+      typed = "chose \"" + text + "\" in " + e.label(ref);
     } else {
       element.fill(text);
-      typed = "typed " + text.codePointCount(0, text.length()) + " characters into " + label(e, ref);
+      typed = "typed " + text.codePointCount(0, text.length()) + " characters into " + e.label(ref);
     }
     if (!submit) {
       return at(true, typed);
@@ -391,11 +344,9 @@ final class BrowserSession implements AutoCloseable {
 
   private ActionOutcome text() {
     Locator body = page.locator("body");
-    String text = body.count() > 0 ? body.innerText() : str(page.evaluate("document.documentElement.textContent"));
+    String text = body.count() > 0 ? body.innerText() : String.valueOf(page.evaluate("document.documentElement.textContent"));
     return at(true, bounded("page: " + title() + " (" + page.url() + ")\n" + text.strip(), "text"));
   }
-
-  // ---- the browser's life
 
   /** Runs {@code step} on a working browser, starting it first when it is not running. */
   private <T> T guarded(java.util.function.Supplier<T> step) {
@@ -535,12 +486,9 @@ final class BrowserSession implements AutoCloseable {
 
   private void downloadStarted(Download download) {
     navigationSettled = true;
-    if (pendingDownloads.size() >= MAX_PENDING_DOWNLOADS) {
-      download.cancel();
+    if (!downloads.hold(download)) {
       notes.add("a download of " + download.suggestedFilename() + " was cancelled: too many at once");
-      return;
     }
-    pendingDownloads.add(download);
   }
 
   /** Every request of the context: navigations against the whole policy, the rest against blocked-domains. */
@@ -566,14 +514,7 @@ final class BrowserSession implements AutoCloseable {
   }
 
   private void discardBrowser() {
-    for (Download download : pendingDownloads) {
-      try {
-        download.cancel();
-      } catch (RuntimeException e) {
-        // the browser is gone, and the download with it
-      }
-    }
-    pendingDownloads.clear();
+    downloads.cancelAll();
     if (browser != null) {
       try {
         browser.close();
@@ -603,71 +544,6 @@ final class BrowserSession implements AutoCloseable {
         || m.contains("connection closed") || m.contains("Connection closed")
         || browser != null && !browser.isConnected();
   }
-
-  // ---- refs and elements
-
-  private Locator element(String ref) {
-    Locator element = page.locator("[" + REF_ATTRIBUTE + "=\"" + ref + "\"]").first();
-    if (element.count() == 0) {
-      throw new IllegalArgumentException(noSuchRef(ref));
-    }
-    return element;
-  }
-
-  @SuppressWarnings("unchecked")
-  private Optional<Map<String, Object>> describe(String ref) {
-    Locator element = page.locator("[" + REF_ATTRIBUTE + "=\"" + ref + "\"]");
-    if (element.count() == 0) {
-      return Optional.empty();
-    }
-    return Optional.of((Map<String, Object>) element.first().evaluate(PAGE_SCRIPT, Map.of("op", "describe")));
-  }
-
-  private static String noSuchRef(String ref) {
-    return "no such ref " + ref + ": the page has changed or it came from an older page; take a new snapshot()";
-  }
-
-  private static String label(Map<String, Object> element, String ref) {
-    String name = str(element.get("name"));
-    return str(element.get("role")) + (name.isEmpty() ? "" : " \"" + name + "\"") + " [ref=" + ref + "]";
-  }
-
-  // ---- arguments
-
-  private static String refArg(ComputerAction action) {
-    Object value = action.args().get("ref");
-    String given = value == null ? "" : String.valueOf(value).strip();
-    Matcher m = REF.matcher(given);
-    if (!m.matches()) {
-      throw new IllegalArgumentException(given.isEmpty()
-          ? action.action() + " needs a ref from snapshot(), such as \"e3\""
-          : "'" + given + "' is no ref: a ref is eN, as snapshot() shows it in [ref=eN]");
-    }
-    return m.group(1);
-  }
-
-  private static String url(ComputerAction action) {
-    String url = string(action, "url").strip();
-    if (!url.contains("://") && !url.startsWith("about:")) {
-      url = "https://" + url;
-    }
-    return url;
-  }
-
-  private static String string(ComputerAction action, String name) {
-    Object value = action.args().get(name);
-    if (value == null) {
-      throw new IllegalArgumentException(action.action() + " needs " + name);
-    }
-    return String.valueOf(value);
-  }
-
-  private static boolean bool(ComputerAction action, String name) {
-    Object value = action.args().get(name);
-    return value instanceof Boolean b ? b : value != null && Boolean.parseBoolean(String.valueOf(value));
-  }
-
-  // ---- results
 
   private ActionOutcome at(boolean ok, String text) {
     return new ActionOutcome(ok, text, Optional.empty(), Optional.of(page.url()));
@@ -713,42 +589,6 @@ final class BrowserSession implements AutoCloseable {
     String m = message == null ? "" : message.strip();
     int newline = m.indexOf('\n');
     return newline < 0 ? m : m.substring(0, newline).strip();
-  }
-
-  private static String str(Object value) {
-    return value == null ? "" : String.valueOf(value);
-  }
-
-  private Path uniqueTarget(String name) {
-    Path target = workdir.resolve(name);
-    int dot = name.lastIndexOf('.');
-    String stem = dot > 0 ? name.substring(0, dot) : name;
-    String extension = dot > 0 ? name.substring(dot) : "";
-    for (int i = 1; Files.exists(target) && i < 1000; i++) {
-      target = workdir.resolve(stem + " (" + i + ")" + extension);
-    }
-    return target;
-  }
-
-  /** The file name part of what the site suggested, never a path out of the working folder. */
-  static String safeFileName(String suggested) {
-    String name = suggested == null ? "" : suggested.replace('\\', '/');
-    name = name.substring(name.lastIndexOf('/') + 1).strip();
-    if (name.isEmpty() || name.equals(".") || name.equals("..")) {
-      return "download";
-    }
-    return name.replaceAll("[\\x00-\\x1f]", "_");
-  }
-
-  private static String resource(String name) {
-    try (InputStream in = BrowserSession.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + name + " next to BrowserSession");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** The browser cannot be had: Chromium missing, or it will not start. */
