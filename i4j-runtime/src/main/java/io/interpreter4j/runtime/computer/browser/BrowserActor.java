@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -33,7 +34,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * Playwright blocks and is not thread-safe). One action runs at a time; up to {@code max-queued} wait. Each action
  * asks its gate first for the ask-before kinds it touches ({@code type-password}, {@code submit}) and for each
  * download it starts ({@code download}); a denial means nothing is done. Every {@link Perform} is answered exactly
- * once. The browser is closed when the actor stops.
+ * once. The browser is closed when the actor stops (or is restarted by its supervisor).
  */
 public final class BrowserActor extends AbstractBehavior<ComputerCommand> {
 
@@ -73,6 +74,7 @@ public final class BrowserActor extends AbstractBehavior<ComputerCommand> {
         .onMessage(Perform.class, this::onPerform)
         .onMessage(Finished.class, this::onFinished)
         .onSignal(PostStop.class, signal -> onStop())
+        .onSignal(PreRestart.class, signal -> onStop())
         .build();
   }
 

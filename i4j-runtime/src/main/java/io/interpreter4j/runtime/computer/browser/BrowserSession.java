@@ -97,11 +97,21 @@ final class BrowserSession implements AutoCloseable {
     try {
       plan = attempt(action, () -> plan(action));
     } catch (BrowserLostDuringAction e) {
-      plan = attempt(action, () -> plan(action)); // on the new browser: a ref is gone, an address still checks
+      plan = planAgain(action); // on the new browser: a ref is gone, an address still checks
     } catch (Failure e) {
       plan = Plan.refuse(e.getMessage());
     }
     return plan.refused().isPresent() ? new Plan(plan.asks(), plan.refused().map(this::withNotes)) : plan;
+  }
+
+  private Plan planAgain(ComputerAction action) {
+    try {
+      return attempt(action, () -> plan(action));
+    } catch (BrowserLostDuringAction e) {
+      return Plan.refuse(action.action() + " failed: the browser stopped again");
+    } catch (Failure e) {
+      return Plan.refuse(e.getMessage());
+    }
   }
 
   /** Step two: does the action; a crash during go, snapshot, view or text is answered on a new browser. */
@@ -233,7 +243,8 @@ final class BrowserSession implements AutoCloseable {
       case "go" -> go(BrowserArgs.url(action));
       case "snapshot" -> snapshot();
       case "click" -> click(BrowserArgs.ref(action));
-      case "type" -> type(BrowserArgs.ref(action), BrowserArgs.string(action, "text"), BrowserArgs.flag(action, "submit"));
+      case "type" ->
+          type(BrowserArgs.ref(action), BrowserArgs.string(action, "text"), BrowserArgs.flag(action, "submit"));
       case "press" -> press(BrowserKeys.playwright(BrowserArgs.string(action, "key")));
       case "view" -> view();
       case "text" -> text();
@@ -344,7 +355,9 @@ final class BrowserSession implements AutoCloseable {
 
   private ActionOutcome text() {
     Locator body = page.locator("body");
-    String text = body.count() > 0 ? body.innerText() : String.valueOf(page.evaluate("document.documentElement.textContent"));
+    String text = body.count() > 0
+        ? body.innerText()
+        : String.valueOf(page.evaluate("document.documentElement.textContent"));
     return at(true, bounded("page: " + title() + " (" + page.url() + ")\n" + text.strip(), "text"));
   }
 

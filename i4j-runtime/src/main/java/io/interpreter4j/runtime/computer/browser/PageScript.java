@@ -43,7 +43,8 @@ final class PageScript {
     if (element.count() == 0) {
       return Optional.empty();
     }
-    return Optional.of(PageElement.of((Map<String, Object>) element.first().evaluate(SCRIPT, Map.of("op", "describe"))));
+    Object described = element.first().evaluate(SCRIPT, Map.of("op", "describe"));
+    return Optional.of(PageElement.of((Map<String, Object>) described));
   }
 
   /** The element that has the keyboard's focus, inside open shadow roots too; empty when it is the page itself. */

@@ -127,7 +127,8 @@ class BrowserActorTest {
     assertTrue(snapshot.text().contains("combobox \"Size\" [ref="), snapshot.text());
     assertTrue(snapshot.text().contains("- text: Name\n"), "the label's text, once: " + snapshot.text());
     assertEquals(Optional.of(url("/form")), snapshot.url());
-    assertEquals(ref(snapshot.text(), "textbox \"Name\""), ref(perform("snapshot", Map.of()).text(), "textbox \"Name\""),
+    assertEquals(ref(snapshot.text(), "textbox \"Name\""),
+        ref(perform("snapshot", Map.of()).text(), "textbox \"Name\""),
         "a ref stays the same across snapshots of the same page");
   }
 
@@ -300,7 +301,8 @@ class BrowserActorTest {
     TestProbe<ActionOutcome> second = testKit.createTestProbe();
     TestProbe<ActionOutcome> third = testKit.createTestProbe();
     // the first starts the browser, which takes far longer than the actor needs to take in the other two
-    browser.tell(new Perform(new ComputerAction(1, "browser", "go", Map.of("url", url("/form"))), gate, first.getRef()));
+    browser.tell(new Perform(new ComputerAction(1, "browser", "go", Map.of("url", url("/form"))), gate,
+        first.getRef()));
     browser.tell(new Perform(new ComputerAction(1, "browser", "text", Map.of()), gate, second.getRef()));
     browser.tell(new Perform(new ComputerAction(1, "browser", "text", Map.of()), gate, third.getRef()));
     assertEquals("the browser is busy: 1 actions wait already; call it again when they are done",
