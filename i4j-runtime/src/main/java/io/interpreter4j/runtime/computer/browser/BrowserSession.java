@@ -79,8 +79,11 @@ final class BrowserSession implements AutoCloseable {
   private final PendingDownloads downloads;
   /** The main frame's navigation that the current action started, until it commits, fails or becomes a download. */
   private Request navigation;
+  /** It committed (the frame navigated) or turned into a download. */
   private boolean navigationSettled;
-  private boolean navigationIsDownload;
+  /** It got a response that is a page or a file (2xx, not 204/205). */
+  private boolean navigationAnswered;
+  private boolean navigationFailed;
 
   BrowserSession(BrowserSettings settings, Path workdir, Optional<String> display) {
     this.settings = settings;
@@ -336,14 +339,25 @@ final class BrowserSession implements AutoCloseable {
    * download, so that the outcome (and the next snapshot) sees the page the action led to and the download it began.
    */
   private void settle() {
-    if (navigation == null || navigationSettled) {
+    if (navigation == null) {
       return;
     }
     try {
-      page.waitForCondition(() -> navigationSettled,
+      page.waitForCondition(() -> navigationSettled || navigationFailed,
           new Page.WaitForConditionOptions().setTimeout(settings.navigationTimeout().toMillis()));
     } catch (TimeoutError e) {
       notes.add("the page it led to was still loading after " + settings.navigationTimeout().toSeconds() + "s");
+      return;
+    }
+    if (!navigationSettled && navigationAnswered) {
+      // Chromium aborts the navigation to a file it downloads instead (net::ERR_ABORTED after the response); the
+      // download event follows, sometimes only after the click has returned
+      try {
+        page.waitForCondition(() -> navigationSettled,
+            new Page.WaitForConditionOptions().setTimeout(settings.actionTimeout().toMillis()));
+      } catch (TimeoutError e) {
+        // aborted for another reason (a newer navigation took its place): nothing was downloaded
+      }
     }
   }
 
@@ -478,16 +492,14 @@ final class BrowserSession implements AutoCloseable {
       }
     });
     watched.onResponse(response -> {
-      if (response.request() == navigation
-          && response.headerValue("content-disposition") != null
-          && response.headerValue("content-disposition").strip().toLowerCase(java.util.Locale.ROOT)
-              .startsWith("attachment")) {
-        navigationIsDownload = true;
+      if (response.request() == navigation && response.status() / 100 == 2 && response.status() != 204
+          && response.status() != 205) {
+        navigationAnswered = true;
       }
     });
     watched.onRequestFailed(request -> {
-      if (request == navigation && !navigationIsDownload) {
-        navigationSettled = true;
+      if (request == navigation) {
+        navigationFailed = true;
       }
     });
   }
@@ -514,7 +526,8 @@ final class BrowserSession implements AutoCloseable {
       if (request.isNavigationRequest() && page != null && request.frame() == page.mainFrame()) {
         navigation = request;
         navigationSettled = false;
-        navigationIsDownload = false;
+        navigationAnswered = false;
+        navigationFailed = false;
       }
       route.resume();
       return;
