@@ -31,8 +31,8 @@ import org.apache.pekko.http.javadsl.model.headers.Accept;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * A model behind an HTTP API that streams its reply as server-sent events. This class fits the conversation to the
- * context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
+ * A model behind an HTTP API that streams its reply as server-sent events. This class leaves the conversation's
+ * images out for a model without vision, fits the conversation to the context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
  * write; a subclass says only where its API lives and how it is spoken. One attempt per stream; a stream that
  * stops before the reply's natural end fails (retryably), and the tool calls it made are taken back.
  */
@@ -43,6 +43,7 @@ public abstract class SseModelProvider implements ModelProvider {
   private final ProviderSettings settings;
   private final SseModelClient client;
   private final boolean toolCalling;
+  private final boolean vision;
   private final ToolCallLedger ledger = new ToolCallLedger();
 
   /**
@@ -56,6 +57,12 @@ public abstract class SseModelProvider implements ModelProvider {
     this.settings = settings;
     this.client = new SseModelClient(system, endpoint, settings);
     this.toolCalling = toolCalling;
+    this.vision = settings.vision().enabledFor(model);
+  }
+
+  /** Whether this provider sends the conversation's images ({@code --vision}, the model's name). */
+  public boolean vision() {
+    return vision;
   }
 
   /** The settings this provider was made with. */
@@ -79,7 +86,9 @@ public abstract class SseModelProvider implements ModelProvider {
     String target = request.model() == null || request.model().isBlank() ? model : request.model();
     String body;
     try {
-      List<ChatMessage> messages = ContextWindow.fit(request.messages(),
+      boolean images = target.equals(model) ? vision : settings.vision().enabledFor(target);
+      List<ChatMessage> messages = ContextWindow.fit(
+          images ? request.messages() : ChatMessage.withoutImages(request.messages()),
           ContextWindows.inputBudget(target, settings.contextWindow(), outputReserve()),
           TokenCounter.forModel(target));
       body = toolCalling

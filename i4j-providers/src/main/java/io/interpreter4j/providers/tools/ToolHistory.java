@@ -4,6 +4,7 @@ import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.intercept.MarkdownReply;
 import io.interpreter4j.core.intercept.FenceScanner;
 import io.interpreter4j.core.intercept.Segment;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ChatMessage.Role;
 import java.util.ArrayList;
@@ -33,8 +34,20 @@ public final class ToolHistory {
   /** An assistant message: {@code text} (possibly empty), then the calls. */
   public record Calls(String text, List<ExecuteCall> calls) implements Turn {}
 
-  /** What follows {@link Calls}: one result per call, in order, then {@code text} from the user ("" = none). */
-  public record Results(List<Result> results, String text) implements Turn {}
+  /**
+   * What follows {@link Calls}: one result per call, in order, then {@code text} from the user ("" = none), and the
+   * images the blocks showed (by reference; sent beside the results by a provider with vision).
+   */
+  public record Results(List<Result> results, String text, List<ImageRef> images) implements Turn {
+
+    public Results {
+      images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    public Results(List<Result> results, String text) {
+      this(results, text, List.of());
+    }
+  }
 
   public record Result(String callId, String content) {}
 
@@ -63,9 +76,13 @@ public final class ToolHistory {
       ChatMessage m = messages.get(i);
       if (!known.isEmpty() && m.role() == Role.ASSISTANT && i + 1 < messages.size()
           && messages.get(i + 1).role() == Role.USER) {
-        Optional<List<Turn>> pair = pair(m.content(), messages.get(i + 1).content(), known, used, ids);
+        ChatMessage resultMessage = messages.get(i + 1);
+        Optional<List<Turn>> pair = pair(m.content(), resultMessage.content(), known, used, ids);
         if (pair.isPresent()) {
-          out.addAll(pair.get());
+          Calls calls = (Calls) pair.get().get(0);
+          Results results = (Results) pair.get().get(1);
+          out.add(calls);
+          out.add(new Results(results.results(), results.text(), resultMessage.images()));
           i++;
           continue;
         }

@@ -37,7 +37,7 @@ public final class ConversationEdits {
       }
       String suffix = "\n\n" + userText;
       if (m.content().endsWith(suffix)) {
-        kept.add(ChatMessage.user(m.content().substring(0, m.content().length() - suffix.length())));
+        kept.add(ChatMessage.user(m.content().substring(0, m.content().length() - suffix.length()), m.images()));
         return Optional.of(kept);
       }
     }
@@ -72,7 +72,7 @@ public final class ConversationEdits {
       }
       int last = out.size() - 1;
       if (last >= 0 && out.get(last).role() == m.role()) {
-        out.set(last, new ChatMessage(m.role(), out.get(last).content() + "\n\n" + m.content()));
+        out.set(last, out.get(last).append(m.content(), m.images()));
       } else {
         out.add(m);
       }
