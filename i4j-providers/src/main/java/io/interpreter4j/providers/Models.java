@@ -40,11 +40,18 @@ public final class Models {
             + " (give -m replay:PATH to an existing JSON file)");
       }
       // The replay model counts as one with vision unless --vision off: expect_images then sees no image.
-      return ReplayModelProvider.load(file, VisionSettings.fromConfig(config).mode() != Vision.OFF);
+      return ReplayModelProvider.load(file, replayVision(config));
     }
     return ProviderRegistry.create(model,
         settings.apiBase().isBlank() ? Optional.empty() : Optional.of(settings.apiBase()),
         Optional.ofNullable(apiKey), env, system, providerSettings(settings, config));
+  }
+
+  /** Whether a replay model gets the conversation's images: yes, unless {@code interpreter4j.vision.mode} is off. */
+  public static boolean replayVision(Config config) {
+    VisionSettings vision = config == null || !config.hasPath("interpreter4j.vision")
+        ? VisionSettings.defaults() : VisionSettings.fromConfig(config);
+    return vision.mode() != Vision.OFF;
   }
 
   private static ProviderSettings providerSettings(Settings settings, Config config) {
