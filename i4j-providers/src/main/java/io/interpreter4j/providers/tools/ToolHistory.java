@@ -58,6 +58,8 @@ public final class ToolHistory {
       "(?:\\A|\\n\\n)(?<h>Block (\\d+) \\(|The user declined to run block (\\d+);|Block (\\d+) was not executed: )");
   private static final String NO_OUTPUT = "\nIt printed no output.";
   private static final String OUTPUT = "\nOutput:\n```output\n";
+  /** How a line about an image the block showed begins (PromptBuilder.imageNote, ContextWindow's note). */
+  private static final String IMAGE_LINE = "\n[image ";
   private static final String DECLINED_END = "propose a different approach.";
 
   private ToolHistory() {}
@@ -211,6 +213,15 @@ public final class ToolHistory {
   }
 
   /** Where the result that starts at {@code header} ends by its own shape (see PromptBuilder); else the end. */
+  /** Past the lines {@code [image 640x480 PNG: PATH]} (and notes like it) that end a block's result at {@code at}. */
+  private static int afterImageLines(String message, int at) {
+    while (message.startsWith(IMAGE_LINE, at)) {
+      int next = message.indexOf('\n', at + 1);
+      at = next < 0 ? message.length() : next;
+    }
+    return at;
+  }
+
   private static int naturalEnd(String message, Header header) {
     int from = header.start();
     switch (header.kind()) {
@@ -218,15 +229,16 @@ public final class ToolHistory {
         int none = message.indexOf(NO_OUTPUT, from);
         int output = message.indexOf(OUTPUT, from);
         if (none >= 0 && (output < 0 || none < output)) {
-          return none + NO_OUTPUT.length();
+          return afterImageLines(message, none + NO_OUTPUT.length());
         }
         if (output >= 0) {
           // The output's own fence closes at the last "```" line followed by a blank line or the end: output that
           // prints fences (a README, say) stays whole; a user message with fences of its own would join the result.
           int outputStart = output + OUTPUT.length() - 1;
           for (int p = message.lastIndexOf("\n```"); p >= outputStart; p = message.lastIndexOf("\n```", p - 1)) {
-            if (p + 4 == message.length() || message.startsWith("\n\n", p + 4)) {
-              return p + 4;
+            int end = afterImageLines(message, p + 4);
+            if (end == message.length() || message.startsWith("\n\n", end)) {
+              return end;
             }
           }
         }
