@@ -10,8 +10,11 @@ import java.io.IOException;
 import java.util.Iterator;
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
+import javax.imageio.ImageReadParam;
+import javax.imageio.ImageReader;
 import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
+import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.ImageOutputStream;
 
 /**
@@ -28,6 +31,9 @@ public final class ImageScaler {
   public static final long MAX_ENCODED_BYTES = 5L * 1024 * 1024;
   /** Raw bytes whose base64 form is at most {@link #MAX_ENCODED_BYTES}. */
   static final long MAX_RAW_BYTES = MAX_ENCODED_BYTES / 4 * 3;
+
+  /** Pixels past which an image is decoded subsampled (16 megapixels: 64 MB as ARGB). */
+  static final long SUBSAMPLE_ABOVE = 16_000_000;
 
   private static final float[] JPEG_QUALITIES = {0.85f, 0.7f, 0.5f};
 
@@ -69,7 +75,7 @@ public final class ImageScaler {
       throw new IllegalArgumentException("a " + header.describe() + " image of " + bytes.length + " bytes is too "
           + "large to send and cannot be scaled here (the JDK has no WebP decoder); save it as PNG or JPEG");
     }
-    BufferedImage source = decode(bytes, header);
+    BufferedImage source = decode(bytes, header, target);
     ImageFormat first = header.format() == ImageFormat.JPEG ? ImageFormat.JPEG : ImageFormat.PNG;
     Size size = target;
     while (true) {
@@ -95,14 +101,33 @@ public final class ImageScaler {
     }
   }
 
-  private static BufferedImage decode(byte[] bytes, ImageHeader header) {
-    try {
-      BufferedImage image = ImageIO.read(new ByteArrayInputStream(bytes));
-      if (image == null) {
+  /**
+   * Decodes the image; one of more than {@value #SUBSAMPLE_ABOVE} pixels is read at every n-th pixel only (no smaller
+   * than {@code target}), so that a huge picture that compresses well never fills the heap.
+   */
+  private static BufferedImage decode(byte[] bytes, ImageHeader header, Size target) {
+    try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+      Iterator<ImageReader> readers = ImageIO.getImageReaders(in);
+      if (!readers.hasNext()) {
         throw new IllegalArgumentException("a " + header.describe() + " image no decoder here can read");
       }
-      return image;
-    } catch (IOException e) {
+      ImageReader reader = readers.next();
+      try {
+        reader.setInput(in, true, true);
+        ImageReadParam param = reader.getDefaultReadParam();
+        if ((long) header.width() * header.height() > SUBSAMPLE_ABOVE) {
+          int step = Math.max(1, Math.min(header.width() / target.width(), header.height() / target.height()));
+          param.setSourceSubsampling(step, step, 0, 0);
+        }
+        return reader.read(0, param);
+      } finally {
+        reader.dispose();
+      }
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof IllegalArgumentException known && known.getMessage() != null
+          && known.getMessage().startsWith("a ")) {
+        throw known;
+      }
       throw new IllegalArgumentException("a " + header.describe() + " image that does not decode: " + e.getMessage(),
           e);
     }

@@ -63,6 +63,26 @@ class ImageScalerTest {
   }
 
   @Test
+  void aHugeImageIsDecodedSubsampledAndStillScaledToTheLimit() throws IOException {
+    BufferedImage gray = new BufferedImage(6000, 3000, BufferedImage.TYPE_BYTE_GRAY); // 18 megapixels
+    byte[] pixels = ((java.awt.image.DataBufferByte) gray.getRaster().getDataBuffer()).getData();
+    for (int i = 0; i < pixels.length; i++) {
+      pixels[i] = (byte) (i % 6000 / 24);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ImageIO.write(gray, "png", out);
+    byte[] huge = out.toByteArray();
+    assertTrue(6000L * 3000 > ImageScaler.SUBSAMPLE_ABOVE, "past the subsampling threshold");
+
+    ImageScaler.Scaled scaled = ImageScaler.scale(huge);
+
+    assertEquals(1517, scaled.width());
+    assertEquals(758, scaled.height());
+    BufferedImage decoded = ImageIO.read(new ByteArrayInputStream(scaled.bytes()));
+    assertEquals(1517, decoded.getWidth());
+  }
+
+  @Test
   void bytesThatAreNoImageAreAClearError() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> ImageScaler.scale("just some text".getBytes()));
