@@ -1,6 +1,7 @@
 package io.interpreter4j.cli;
 
 import io.interpreter4j.core.config.DurationFlags;
+import io.interpreter4j.core.image.Vision;
 import io.interpreter4j.providers.tools.ToolCalling;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,12 @@ public class CommonOptions {
       description = "How the model sends code: on = calls of an execute tool, off = markdown code blocks, "
           + "auto = on for OpenAI, Anthropic, OpenRouter and Groq, off for local servers. Default: auto.")
   String toolCalling;
+
+  @Option(names = "--vision", paramLabel = "on|off|auto", converter = VisionConverter.class,
+      description = "Send the images a block shows to the model beside its result: on, off (a line "
+          + "[image WxH FORMAT: PATH] only), or auto = for models known to accept images (gpt-4o*, claude-*, "
+          + "llava*, ...: interpreter4j.vision.models). Default: auto.")
+  String vision;
 
   /** {@code --record}: only the commands that hold one conversation offer it ({@link ConversationOptions}). */
   Path record;
@@ -88,6 +95,9 @@ public class CommonOptions {
     if (toolCalling != null) {
       m.put("interpreter4j.providers.tool-calling", toolCalling);
     }
+    if (vision != null) {
+      m.put("interpreter4j.vision.mode", vision);
+    }
     if (yes) {
       m.put("interpreter4j.approval.mode", "auto");
     }
@@ -119,6 +129,18 @@ public class CommonOptions {
     public String convert(String value) {
       try {
         return ToolCalling.parse(value).name().toLowerCase(java.util.Locale.ROOT);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not on, off or auto");
+      }
+    }
+  }
+
+  /** Checks "on", "off" or "auto" for {@code --vision}. */
+  public static final class VisionConverter implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        return Vision.parse(value).name().toLowerCase(java.util.Locale.ROOT);
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not on, off or auto");
       }

@@ -2,6 +2,8 @@ package io.interpreter4j.providers;
 
 import com.typesafe.config.Config;
 import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.image.Vision;
+import io.interpreter4j.core.image.VisionSettings;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
 import java.nio.file.Files;
@@ -37,11 +39,19 @@ public final class Models {
         throw new IllegalArgumentException("cassette not found: " + file
             + " (give -m replay:PATH to an existing JSON file)");
       }
-      return ReplayModelProvider.load(file);
+      // The replay model counts as one with vision unless --vision off: expect_images then sees no image.
+      return ReplayModelProvider.load(file, replayVision(config));
     }
     return ProviderRegistry.create(model,
         settings.apiBase().isBlank() ? Optional.empty() : Optional.of(settings.apiBase()),
         Optional.ofNullable(apiKey), env, system, providerSettings(settings, config));
+  }
+
+  /** Whether a replay model gets the conversation's images: yes, unless {@code interpreter4j.vision.mode} is off. */
+  public static boolean replayVision(Config config) {
+    VisionSettings vision = config == null || !config.hasPath("interpreter4j.vision")
+        ? VisionSettings.defaults() : VisionSettings.fromConfig(config);
+    return vision.mode() != Vision.OFF;
   }
 
   private static ProviderSettings providerSettings(Settings settings, Config config) {

@@ -3,12 +3,14 @@ package io.interpreter4j.providers;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.healing.Backoff;
+import io.interpreter4j.core.image.VisionSettings;
 import io.interpreter4j.providers.tools.ToolCalling;
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
 /**
- * Typed view of {@code interpreter4j.providers { }} (see reference.conf for each default), read once.
+ * Typed view of {@code interpreter4j.providers { }} and {@code interpreter4j.vision { }} (see reference.conf for each
+ * default), read once.
  * The {@code with*} copies let flags and tests override single values.
  */
 public record ProviderSettings(
@@ -28,7 +30,8 @@ public record ProviderSettings(
     int outputReserve,
     int maxEventSize,
     Duration ollamaProbeTimeout,
-    ToolCalling toolCalling) {
+    ToolCalling toolCalling,
+    VisionSettings vision) {
 
   public ProviderSettings {
     require(maxAttempts >= 1, "retry.attempts must be at least 1");
@@ -48,6 +51,9 @@ public record ProviderSettings(
     require(maxEventSize >= 1024, "max-event-size must be at least 1024");
     require(ollamaProbeTimeout.toMillis() > 0, "ollama-probe-timeout must be positive");
     require(toolCalling != null, "tool-calling must be on, off or auto");
+    if (vision == null) {
+      throw new IllegalArgumentException("interpreter4j.vision must be set");
+    }
   }
 
   /** The defaults of this module's reference.conf. */
@@ -75,7 +81,8 @@ public record ProviderSettings(
         c.getInt("output-reserve"),
         c.getInt("max-event-size"),
         c.getDuration("ollama-probe-timeout"),
-        ToolCalling.parse(c.getString("tool-calling")));
+        ToolCalling.parse(c.getString("tool-calling")),
+        VisionSettings.fromConfig(root));
   }
 
   /**
@@ -90,57 +97,64 @@ public record ProviderSettings(
   public ProviderSettings withRetry(int attempts, Duration base, Duration cap) {
     return new ProviderSettings(attempts, base, backoffFactor, cap, jitter, stallTimeout, connectTimeout,
         maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling, vision);
   }
 
   public ProviderSettings withJitter(double value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, value, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
-        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
+        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling, vision);
   }
 
   public ProviderSettings withStallTimeout(Duration value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, value, connectTimeout,
         maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling, vision);
   }
 
   public ProviderSettings withEndpointLimits(int maxConcurrent, int maxQueued) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrent, maxQueued, breakerMaxFailures, breakerResetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling, vision);
   }
 
   public ProviderSettings withBreaker(int maxFailures, Duration resetTimeout) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, maxFailures, resetTimeout, maxTokens, contextWindow,
-        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
+        outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling, vision);
   }
 
   /** A copy with a fixed context window in tokens (0 = known from the model's name). */
   public ProviderSettings withContextWindow(int tokens, int reserve) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
-        tokens, reserve, maxEventSize, ollamaProbeTimeout, toolCalling);
+        tokens, reserve, maxEventSize, ollamaProbeTimeout, toolCalling, vision);
   }
 
   public ProviderSettings withMaxTokens(int value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, value,
-        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling);
+        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling, vision);
   }
 
   public ProviderSettings withOllamaProbeTimeout(Duration value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
-        contextWindow, outputReserve, maxEventSize, value, toolCalling);
+        contextWindow, outputReserve, maxEventSize, value, toolCalling, vision);
   }
 
   /** A copy with another tool-calling mode ({@code --tool-calling}). */
   public ProviderSettings withToolCalling(ToolCalling value) {
     return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
         connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
-        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, value);
+        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, value, vision);
+  }
+
+  /** A copy with other vision settings ({@code --vision}, {@code interpreter4j.vision}). */
+  public ProviderSettings withVision(VisionSettings value) {
+    return new ProviderSettings(maxAttempts, baseBackoff, backoffFactor, maxBackoff, jitter, stallTimeout,
+        connectTimeout, maxConcurrentRequests, maxQueuedRequests, breakerMaxFailures, breakerResetTimeout, maxTokens,
+        contextWindow, outputReserve, maxEventSize, ollamaProbeTimeout, toolCalling, value);
   }
 
   private static void require(boolean ok, String message) {

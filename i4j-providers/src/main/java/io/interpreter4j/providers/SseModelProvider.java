@@ -20,9 +20,13 @@ import io.interpreter4j.runtime.llm.ModelProvider;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.japi.pf.PFBuilder;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.MediaRanges;
@@ -31,18 +35,20 @@ import org.apache.pekko.http.javadsl.model.headers.Accept;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * A model behind an HTTP API that streams its reply as server-sent events. This class fits the conversation to the
- * context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
+ * A model behind an HTTP API that streams its reply as server-sent events. This class leaves the conversation's
+ * images out for a model without vision, fits the conversation to the context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
  * write; a subclass says only where its API lives and how it is spoken. One attempt per stream; a stream that
  * stops before the reply's natural end fails (retryably), and the tool calls it made are taken back.
  */
 public abstract class SseModelProvider implements ModelProvider {
 
+  private final ActorSystem<?> system;
   private final Endpoint endpoint;
   private final String model;
   private final ProviderSettings settings;
   private final SseModelClient client;
   private final boolean toolCalling;
+  private final boolean vision;
   private final ToolCallLedger ledger = new ToolCallLedger();
 
   /**
@@ -51,11 +57,18 @@ public abstract class SseModelProvider implements ModelProvider {
    */
   protected SseModelProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings,
                              boolean toolCalling) {
+    this.system = system;
     this.endpoint = endpoint;
     this.model = model;
     this.settings = settings;
     this.client = new SseModelClient(system, endpoint, settings);
     this.toolCalling = toolCalling;
+    this.vision = settings.vision().enabledFor(model);
+  }
+
+  /** Whether this provider sends the conversation's images ({@code --vision}, the model's name). */
+  public boolean vision() {
+    return vision;
   }
 
   /** The settings this provider was made with. */
@@ -73,21 +86,46 @@ public abstract class SseModelProvider implements ModelProvider {
     return endpoint.provider() + "/" + model;
   }
 
-  /** The model of the request when it names one, else the one this provider was made for. */
+  /**
+   * The model of the request when it names one, else the one this provider was made for. A conversation with images
+   * to send has its body built on the blocking dispatcher (each image is read, maybe scaled, and encoded), not on the
+   * caller's thread.
+   */
   @Override
   public Source<LlmChunk, NotUsed> stream(ModelRequest request) {
     String target = request.model() == null || request.model().isBlank() ? model : request.model();
-    String body;
+    List<ToolHistory.Turn> turns;
+    boolean withImages;
     try {
-      List<ChatMessage> messages = ContextWindow.fit(request.messages(),
+      boolean images = target.equals(model) ? vision : settings.vision().enabledFor(target);
+      List<ChatMessage> messages = ContextWindow.fit(
+          images ? request.messages() : ChatMessage.withoutImages(request.messages()),
           ContextWindows.inputBudget(target, settings.contextWindow(), outputReserve()),
           TokenCounter.forModel(target));
-      body = toolCalling
-          ? requestBody(target, ToolHistory.map(ExecuteTool.withSystemNote(messages), ledger.calls()), true)
-          : requestBody(target, ToolHistory.plain(messages), false);
+      withImages = messages.stream().anyMatch(m -> !m.images().isEmpty());
+      turns = toolCalling
+          ? ToolHistory.map(ExecuteTool.withSystemNote(messages), ledger.calls())
+          : ToolHistory.plain(messages);
     } catch (ModelException unsendable) {
       return Source.failed(unsendable);
     }
+    if (!withImages) {
+      try {
+        return send(target, requestBody(target, turns, toolCalling));
+      } catch (ModelException unsendable) {
+        return Source.failed(unsendable);
+      }
+    }
+    return Source.completionStage(CompletableFuture.supplyAsync(() -> requestBody(target, turns, toolCalling),
+            system.dispatchers().lookup(DispatcherSelector.blocking())))
+        .mapError(new PFBuilder<Throwable, Throwable>()
+            .match(CompletionException.class, e -> e.getCause() == null ? e : e.getCause()).build())
+        .flatMapConcat(body -> send(target, body))
+        .mapMaterializedValue(m -> NotUsed.notUsed());
+  }
+
+  /** POSTs {@code body} and streams the reply. */
+  private Source<LlmChunk, NotUsed> send(String target, String body) {
     HttpRequest http = withHeaders(HttpRequest.POST(endpoint.baseUrl() + path())
         .withEntity(ContentTypes.APPLICATION_JSON, body.getBytes(StandardCharsets.UTF_8))
         .addHeader(Accept.create(MediaRanges.create(MediaTypes.TEXT_EVENT_STREAM))), endpoint.apiKey());

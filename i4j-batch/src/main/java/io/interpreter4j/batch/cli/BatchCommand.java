@@ -17,6 +17,7 @@ import io.interpreter4j.batch.progress.Terminals;
 import io.interpreter4j.core.config.ConfigLoader;
 import io.interpreter4j.core.config.DurationFlags;
 import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.image.Vision;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.sandbox.SandboxSettings;
@@ -121,6 +122,11 @@ public final class BatchCommand implements Callable<Integer> {
   @Option(names = {"-m", "--model"}, paramLabel = "MODEL", description = "Model of tasks without their own "
       + "model or cassette. Default: I4J_MODEL or the config file.")
   String model;
+
+  @Option(names = "--vision", paramLabel = "on|off|auto", converter = VisionConverter.class,
+      description = "Send the images a block shows to the model: on, off, or auto = for models known to accept "
+          + "images (interpreter4j.vision.models). Default: auto.")
+  String vision;
 
   @Option(names = "--config", paramLabel = "FILE", description = "HOCON config file (default: "
       + "$XDG_CONFIG_HOME/interpreter4j/config.conf if present).")
@@ -307,6 +313,9 @@ public final class BatchCommand implements Callable<Integer> {
     if (workdir != null) {
       m.put("interpreter4j.workdir", workdir.toAbsolutePath().normalize().toString());
     }
+    if (vision != null) {
+      m.put("interpreter4j.vision.mode", vision);
+    }
     if (dangerouslyAllowAll) {
       m.put("interpreter4j.approval.dangerously-allow-all", true);
     }
@@ -322,6 +331,18 @@ public final class BatchCommand implements Callable<Integer> {
   private int usage(String message) {
     environment.err().println("i4j batch: " + message);
     return 2;
+  }
+
+  /** Checks "on", "off" or "auto" for {@code --vision}. */
+  public static final class VisionConverter implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        return Vision.parse(value).name().toLowerCase(java.util.Locale.ROOT);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not on, off or auto");
+      }
+    }
   }
 
   /** Parses "90" (seconds), "90s", "1500ms", "5m", "1h". */

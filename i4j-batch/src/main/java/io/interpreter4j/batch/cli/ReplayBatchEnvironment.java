@@ -2,6 +2,7 @@ package io.interpreter4j.batch.cli;
 
 import com.typesafe.config.Config;
 import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.image.Vision;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.QuietPekko;
 import io.interpreter4j.runtime.llm.ModelProvider;
@@ -42,11 +43,18 @@ public final class ReplayBatchEnvironment implements BatchEnvironment {
 
   @Override
   public Function<String, ModelProvider> models(Settings settings, Config config, ActorSystem<?> system) {
-    return ReplayBatchEnvironment::replay;
+    boolean vision = config == null || !config.hasPath("interpreter4j.vision.mode")
+        || Vision.parse(config.getString("interpreter4j.vision.mode")) != Vision.OFF;
+    return spec -> replay(spec, vision);
   }
 
-  /** {@code replay:PATH} -> a fresh replay of that cassette. */
+  /** {@code replay:PATH} -> a fresh replay of that cassette, with vision. */
   public static ModelProvider replay(String spec) {
+    return replay(spec, true);
+  }
+
+  /** {@code replay:PATH} -> a fresh replay of that cassette; {@code vision} says whether it gets the images. */
+  public static ModelProvider replay(String spec, boolean vision) {
     if (!spec.startsWith("replay:")) {
       throw new IllegalArgumentException("model " + spec + " is not available here: only replay:PATH cassettes "
           + "are (use i4j batch for real models)");
@@ -55,7 +63,7 @@ public final class ReplayBatchEnvironment implements BatchEnvironment {
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException("cassette not found: " + file);
     }
-    return ReplayModelProvider.load(file);
+    return ReplayModelProvider.load(file, vision);
   }
 
   @Override

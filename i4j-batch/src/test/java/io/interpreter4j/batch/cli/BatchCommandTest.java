@@ -156,6 +156,33 @@ class BatchCommandTest {
   }
 
   @Test
+  @Timeout(120)
+  void visionOffHidesTheImagesFromTheReplayModel() throws Exception {
+    // the python3 on the PATH writes a 3x2 PNG with the standard library and shows it; turn 2 expects the image
+    String block = "import struct, zlib\n"
+        + "def chunk(kind, data):\n"
+        + "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))\n"
+        + "rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 3 for _ in range(2))\n"
+        + "open('red.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 3, 2, 8, 2,"
+        + " 0, 0, 0)) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))\n"
+        + "display('red.png')\n";
+    Files.writeString(tmp.resolve("plot.json"), JSON.writeValueAsString(Map.of("turns", List.of(
+        Map.of("reply", "```python\n" + block + "```"),
+        Map.of("expect_images", 1, "reply", "A red picture.")))));
+    Path file = tasks("{\"id\": \"p\", \"prompt\": \"draw\", \"cassette\": \"plot.json\"}");
+
+    Path seeing = tmp.resolve("seeing.jsonl");
+    assertEquals(0, run(file.toString(), "-y", "--out", seeing.toString()), stderr());
+    assertEquals("done", read(Files.readAllLines(seeing).get(0)).get("status").asText());
+
+    Path blind = tmp.resolve("blind.jsonl");
+    assertEquals(1, run(file.toString(), "-y", "--vision", "off", "--out", blind.toString()), stderr());
+    JsonNode result = read(Files.readAllLines(blind).get(0));
+    assertEquals("failed", result.get("status").asText(), result.toString());
+    assertTrue(result.toString().contains("expected 1 image(s), got 0"), result.toString());
+  }
+
+  @Test
   void usageProblemsExitTwo() throws Exception {
     assertEquals(2, run(tmp.resolve("missing.jsonl").toString()));
     assertTrue(stderr().contains("task file not found"), stderr());

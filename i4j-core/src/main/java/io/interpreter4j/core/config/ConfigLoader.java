@@ -29,7 +29,8 @@ public final class ConfigLoader {
       Map.entry("I4J_TIMEOUT", "interpreter4j.execution.timeout"),
       Map.entry("I4J_MAX_OUTPUT", "interpreter4j.execution.max-output"),
       Map.entry("I4J_MAX_ITERATIONS", "interpreter4j.healing.max-iterations"),
-      Map.entry("I4J_PYTHON", "interpreter4j.execution.python"));
+      Map.entry("I4J_PYTHON", "interpreter4j.execution.python"),
+      Map.entry("I4J_VISION", "interpreter4j.vision.mode"));
 
   private ConfigLoader() {}
 

@@ -13,4 +13,9 @@ public record ModelRequest(String model, List<ChatMessage> messages) {
   public String lastMessageText() {
     return messages.isEmpty() ? "" : messages.get(messages.size() - 1).content();
   }
+
+  /** How many images the last message carries, 0 when there is none. */
+  public int lastMessageImages() {
+    return messages.isEmpty() ? 0 : messages.get(messages.size() - 1).images().size();
+  }
 }

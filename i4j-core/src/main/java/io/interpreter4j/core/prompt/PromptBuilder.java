@@ -1,15 +1,25 @@
 package io.interpreter4j.core.prompt;
 
+import io.interpreter4j.core.image.ImageFormat;
+import io.interpreter4j.core.image.ImageRef;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Builds the text the model reads: the system prompt and the messages that report a block's fate. */
 public final class PromptBuilder {
+
+  /** A line of {@link #imageNote} naming a file a block saved. */
+  private static final Pattern IMAGE_NOTE = Pattern.compile(
+      "(?m)^\\[image (\\d{1,5})x(\\d{1,5}) (PNG|JPEG|GIF|WEBP): (.+/outputs/block-\\d+-\\d+\\.(?:png|jpg|gif|webp))\\]$");
 
   private PromptBuilder() {}
 
   /** The system prompt: role, host metadata, the date, execution rules and the user's custom instructions. */
   public static String systemPrompt(HostInfo host, LocalDate today, String customInstructions) {
-    return systemPrompt(host, today, customInstructions, java.util.List.of());
+    return systemPrompt(host, today, customInstructions, List.of());
   }
 
   /**
@@ -17,7 +27,7 @@ public final class PromptBuilder {
    * sandbox's limits, where pip installs go); blank ones are left out.
    */
   public static String systemPrompt(HostInfo host, LocalDate today, String customInstructions,
-                                    java.util.List<String> extraRules) {
+                                    List<String> extraRules) {
     StringBuilder sb = new StringBuilder();
     sb.append("""
         You are interpreter4j, a world-class programmer that completes any goal by running code on the \
@@ -66,7 +76,7 @@ public final class PromptBuilder {
   /** The message that gives the model a block's result. */
   public static String blockResult(int block, String language, int exitCode, boolean timedOut, boolean interrupted,
                                    String output, String notice) {
-    return blockResult(block, language, exitCode, timedOut, interrupted, output, notice, java.util.List.of());
+    return blockResult(block, language, exitCode, timedOut, interrupted, output, notice, List.of());
   }
 
   /**
@@ -74,7 +84,7 @@ public final class PromptBuilder {
    * showed ({@link #imageNote}), for a model that does not see the images themselves.
    */
   public static String blockResult(int block, String language, int exitCode, boolean timedOut, boolean interrupted,
-                                   String output, String notice, java.util.List<String> imageNotes) {
+                                   String output, String notice, List<String> imageNotes) {
     StringBuilder sb = new StringBuilder();
     sb.append("Block ").append(block).append(" (").append(language).append(") ");
     if (timedOut) {
@@ -129,7 +139,7 @@ public final class PromptBuilder {
   }
 
   /** Told to the model when it wrote a block in a language that cannot run here. */
-  public static String unknownLanguage(int block, String language, java.util.List<String> available) {
+  public static String unknownLanguage(int block, String language, List<String> available) {
     return "Block " + block + " was not executed: the language '" + language + "' is not available here. "
         + "Available languages: " + String.join(", ", available) + ". Rewrite it in one of those.";
   }
@@ -137,5 +147,22 @@ public final class PromptBuilder {
   /** How an image reaches a model without vision: {@code [image 640x480 PNG: /path/to/block-3-1.png]}. */
   public static String imageNote(int width, int height, String format, String path) {
     return "[image " + width + "x" + height + " " + format + ": " + path + "]";
+  }
+
+
+  /**
+   * The images named by the {@link #imageNote} lines of a text, in order, as references: how a conversation restored
+   * from text (a {@code conversation} event, a saved file) gets its images back. Only files a block saved (named
+   * {@code .../outputs/block-N-K.ext}) are named so.
+   */
+  public static List<ImageRef> imagesNamedIn(String text) {
+    List<ImageRef> refs = new ArrayList<>();
+    Matcher m = IMAGE_NOTE.matcher(text);
+    while (m.find()) {
+      ImageFormat format = ImageFormat.valueOf(m.group(3));
+      refs.add(new ImageRef(m.group(4), format.mime(), Integer.parseInt(m.group(1)),
+          Integer.parseInt(m.group(2))));
+    }
+    return refs;
   }
 }

@@ -23,7 +23,7 @@ import java.util.regex.PatternSyntaxException;
 /**
  * A recorded conversation for the replay model: the model's replies turn by turn, each optionally guarded by a
  * regex the conversation's last message must contain. Loaded from JSON:
- * {@code {"turns": [{"expect": "regex", "reply": "markdown", "chunk_chars": 4, "delay_ms": 0}]}}.
+ * {@code {"turns": [{"expect": "regex", "expect_images": 1, "reply": "markdown", "chunk_chars": 4, "delay_ms": 0}]}}.
  *
  * @param source where the cassette came from (the file path as given), used in error messages
  * @param turns  the turns in order, at least one
@@ -32,8 +32,9 @@ public record Cassette(String source, List<Turn> turns) {
 
   public static final int DEFAULT_CHUNK_CHARS = 4;
 
-  private static final Set<String> TURN_FIELDS = Set.of("expect", "reply", "chunk_chars", "delay_ms");
-  private static final String TURN_FIELD_LIST = "expect, reply, chunk_chars, delay_ms";
+  private static final Set<String> TURN_FIELDS = Set.of("expect", "expect_images", "reply", "chunk_chars",
+      "delay_ms");
+  private static final String TURN_FIELD_LIST = "expect, expect_images, reply, chunk_chars, delay_ms";
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -46,14 +47,23 @@ public record Cassette(String source, List<Turn> turns) {
   /**
    * One scripted model reply.
    *
-   * @param expect     Java regex (DOTALL) that must be found in the last message, or null to accept anything
-   * @param reply      the markdown the model answers
-   * @param chunkChars how many code points each streamed chunk carries, at least 1
-   * @param delayMs    pause between chunks in milliseconds, 0 for none
+   * @param expect       Java regex (DOTALL) that must be found in the last message, or null to accept anything
+   * @param reply        the markdown the model answers
+   * @param chunkChars   how many code points each streamed chunk carries, at least 1
+   * @param delayMs      pause between chunks in milliseconds, 0 for none
+   * @param expectImages how many images the last message must carry, or null to accept any number
    */
-  public record Turn(String expect, String reply, int chunkChars, long delayMs) {
+  public record Turn(String expect, String reply, int chunkChars, long delayMs, Integer expectImages) {
+
+    /** A turn that accepts any number of images. */
+    public Turn(String expect, String reply, int chunkChars, long delayMs) {
+      this(expect, reply, chunkChars, delayMs, null);
+    }
 
     public Turn {
+      if (expectImages != null && expectImages < 0) {
+        throw new IllegalArgumentException("expectImages must not be negative, was " + expectImages);
+      }
       if (reply == null) {
         throw new IllegalArgumentException("reply is required");
       }
@@ -136,6 +146,9 @@ public record Cassette(String source, List<Turn> turns) {
       if (turn.expect() != null) {
         node.put("expect", turn.expect());
       }
+      if (turn.expectImages() != null) {
+        node.put("expect_images", turn.expectImages());
+      }
       node.put("reply", turn.reply());
       node.put("chunk_chars", turn.chunkChars());
       node.put("delay_ms", turn.delayMs());
@@ -182,7 +195,11 @@ public record Cassette(String source, List<Turn> turns) {
     }
     int chunkChars = (int) wholeNumber(node, "chunk_chars", DEFAULT_CHUNK_CHARS, 1, at);
     long delayMs = wholeNumber(node, "delay_ms", 0, 0, at);
-    return new Turn(expect, reply.asText(), chunkChars, delayMs);
+    Integer expectImages = null;
+    if (node.hasNonNull("expect_images")) {
+      expectImages = (int) wholeNumber(node, "expect_images", 0, 0, at);
+    }
+    return new Turn(expect, reply.asText(), chunkChars, delayMs, expectImages);
   }
 
   private static long wholeNumber(JsonNode turn, String field, long defaultValue, long min, String at) {
@@ -190,10 +207,11 @@ public record Cassette(String source, List<Turn> turns) {
     if (value == null || value.isNull()) {
       return defaultValue;
     }
-    long max = field.equals("chunk_chars") ? Integer.MAX_VALUE : Long.MAX_VALUE;
+    long max = field.equals("delay_ms") ? Long.MAX_VALUE : Integer.MAX_VALUE;
     if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < min || value.asLong() > max) {
       throw new CassetteException(at + "\"" + field + "\" is " + describe(value) + "; use a whole number of at least "
-          + min + " (default " + defaultValue + ")");
+          + min + (field.equals("expect_images") ? " (leave it out to accept any number)"
+              : " (default " + defaultValue + ")"));
     }
     return value.asLong();
   }

@@ -30,6 +30,17 @@ public final class CassettePlayer {
    *                         {@code cassette exhausted after N turns}
    */
   public synchronized Turn next(String lastMessage) {
+    return next(lastMessage, -1);
+  }
+
+  /**
+   * As {@link #next(String)}, also checking the turn's {@code expect_images} against {@code lastMessageImages}, the
+   * number of images the last message carries (-1: not known, not checked).
+   *
+   * @throws ReplayException as {@link #next(String)}, or
+   *                         {@code cassette mismatch at turn K: expected N image(s), got M}
+   */
+  public synchronized Turn next(String lastMessage, int lastMessageImages) {
     List<Turn> turns = cassette.turns();
     if (played >= turns.size()) {
       throw new ReplayException("cassette exhausted after " + turns.size() + " turns");
@@ -39,6 +50,10 @@ public final class CassettePlayer {
     if (expect.isPresent() && !expect.get().matcher(lastMessage).find()) {
       throw new ReplayException("cassette mismatch at turn " + played + ": /" + turn.expect() + "/ not found in: "
           + firstCodePoints(lastMessage, QUOTED_CHARS));
+    }
+    if (turn.expectImages() != null && lastMessageImages >= 0 && turn.expectImages() != lastMessageImages) {
+      throw new ReplayException("cassette mismatch at turn " + played + ": expected " + turn.expectImages()
+          + " image(s), got " + lastMessageImages);
     }
     return turn;
   }

@@ -74,4 +74,22 @@ class CassettePlayerTest {
     String emoji = "\uD83D\uDE00";
     assertEquals(List.of(emoji + emoji, emoji + "a"), CassettePlayer.chunks(new Turn(null, emoji + emoji + emoji + "a", 2, 0)));
   }
+
+  @Test
+  void expectImagesMismatchIsAClearError() {
+    CassettePlayer player = new CassettePlayer(new Cassette("test", List.of(
+        new Turn(null, "look", 4, 0, 1), new Turn(null, "again", 4, 0, 2))));
+
+    assertEquals("look", player.next("Block 1 (python) finished", 1).reply());
+    ReplayException e = assertThrows(ReplayException.class, () -> player.next("Block 2 (python) finished", 0));
+
+    assertEquals("cassette mismatch at turn 2: expected 2 image(s), got 0", e.getMessage());
+  }
+
+  @Test
+  void aTurnWithoutExpectImagesAcceptsAnyNumber() {
+    CassettePlayer player = new CassettePlayer(CASSETTE);
+
+    assertEquals("first", player.next("hi", 3).reply());
+  }
 }

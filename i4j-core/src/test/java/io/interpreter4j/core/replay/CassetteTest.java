@@ -89,7 +89,7 @@ class CassetteTest {
   static Stream<Arguments> badCassettes() {
     return Stream.of(
         Arguments.of("{\"turns\": [{\"reply\": \"a\", \"chunkChars\": 2}]}",
-            "turn 1: unknown field \"chunkChars\"; the allowed fields are expect, reply, chunk_chars, delay_ms"),
+            "turn 1: unknown field \"chunkChars\"; the allowed fields are expect, expect_images, reply, chunk_chars, delay_ms"),
         Arguments.of("{\"turns\": [{\"reply\": \"a\"}], \"model\": \"x\"}",
             "unknown top-level field \"model\"; the only top-level field is \"turns\""),
         Arguments.of("{\"turns\": [{\"reply\": \"a\"}, {\"expect\": \"x\"}]}",
@@ -141,5 +141,25 @@ class CassetteTest {
     assertThrows(IllegalArgumentException.class, () -> new Turn(null, null, 4, 0));
     assertThrows(IllegalArgumentException.class, () -> new Turn(null, "a", 0, 0));
     assertThrows(IllegalArgumentException.class, () -> new Turn(null, "a", 4, -1));
+  }
+
+  @Test
+  void expectImagesIsReadAndWrittenBack() {
+    Cassette cassette = Cassette.parse("{\"turns\": [{\"expect_images\": 2, \"reply\": \"ok\"}, {\"reply\": \"no\"}]}",
+        "c.json");
+
+    assertEquals(2, cassette.turns().get(0).expectImages());
+    assertEquals(null, cassette.turns().get(1).expectImages());
+    Cassette again = Cassette.parse(new String(cassette.toJson(), java.nio.charset.StandardCharsets.UTF_8), "c.json");
+    assertEquals(cassette.turns(), again.turns());
+  }
+
+  @Test
+  void aNegativeExpectImagesIsRefused() {
+    CassetteException e = org.junit.jupiter.api.Assertions.assertThrows(CassetteException.class,
+        () -> Cassette.parse("{\"turns\": [{\"expect_images\": -1, \"reply\": \"ok\"}]}", "c.json"));
+
+    assertEquals("cassette c.json: turn 1: \"expect_images\" is -1; use a whole number of at least 0 (leave it out to "
+        + "accept any number)", e.getMessage());
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ChatMessage.Role;
 import io.interpreter4j.core.model.LlmChunk;
@@ -18,6 +19,8 @@ import io.interpreter4j.providers.tools.ExecuteCall;
 import io.interpreter4j.providers.tools.ExecuteTool;
 import io.interpreter4j.providers.tools.ToolCallFences;
 import io.interpreter4j.providers.tools.ToolHistory;
+import io.interpreter4j.providers.vision.ImageAttachments;
+import io.interpreter4j.providers.vision.ImageAttachments.Attachment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -70,7 +73,14 @@ public final class AnthropicWire {
           system.append(system.length() == 0 ? "" : "\n\n").append(m.content());
           continue;
         }
-        turn = new Turn(m.role(), m.content(), null);
+        if (m.images().isEmpty()) {
+          turn = new Turn(m.role(), m.content(), null);
+        } else {
+          ArrayNode blocks = JSON.createArrayNode();
+          blocks.addObject().put("type", "text").put("text", m.content());
+          addImages(blocks, m.images());
+          turn = new Turn(m.role(), null, blocks);
+        }
       } else if (t instanceof ToolHistory.Calls c) {
         ArrayNode blocks = JSON.createArrayNode();
         if (!c.text().isBlank()) {
@@ -91,6 +101,7 @@ public final class AnthropicWire {
         if (!r.text().isBlank()) {
           blocks.addObject().put("type", "text").put("text", r.text());
         }
+        addImages(blocks, r.images());
         turn = new Turn(Role.USER, null, blocks);
       }
       if (!turns.isEmpty() && turns.get(turns.size() - 1).role() == turn.role()) {
@@ -130,6 +141,21 @@ public final class AnthropicWire {
       root.putArray("tools").add(ExecuteTool.anthropic());
     }
     return WireJson.write(root);
+  }
+
+  /**
+   * Per image an {@code image} block with a base64 {@code source}, or a text block saying why it was not sent.
+   */
+  private static void addImages(ArrayNode blocks, List<ImageRef> images) {
+    for (ImageRef image : images) {
+      Attachment attachment = ImageAttachments.load(image);
+      if (attachment instanceof Attachment.Encoded encoded) {
+        blocks.addObject().put("type", "image").putObject("source").put("type", "base64")
+            .put("media_type", encoded.mime()).put("data", encoded.base64());
+      } else {
+        blocks.addObject().put("type", "text").put("text", ((Attachment.Unavailable) attachment).note());
+      }
+    }
   }
 
   /** One message of the request: plain {@code text}, or content {@code blocks}. */

@@ -1,5 +1,6 @@
 package io.interpreter4j.providers.context;
 
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ChatMessage.Role;
 import io.interpreter4j.core.model.ModelException;
@@ -9,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * Fits a conversation into a model's input budget, so that no request is sent that is sure to fail for its length.
- * In order, until it fits: cut the middle out of old block outputs, drop the oldest turns, cut the outputs of the
+ * In order, until it fits: drop images, oldest first (a line in their message says so), cut the middle out of old
+ * block outputs, drop the oldest turns, cut the outputs of the
  * latest turns. The system prompt, the first user message and the latest {@value #KEPT_TURNS} turns always stay;
  * when even they don't fit, {@link #fit} fails with a non-retryable {@link ModelException}. A turn here is a model
  * reply with the user messages after it (the block's output, or the next request), so dropping whole turns keeps
@@ -47,6 +49,10 @@ public final class ContextWindow {
     int keptFrom = startOfLatestTurns(work, firstUser);
     boolean[] dropped = new boolean[work.size()];
 
+    // 0. Images go first, oldest first: each costs about a thousand tokens, and the text names it still.
+    for (int k = 0; k < work.size() && total > budgetTokens; k++) {
+      total -= dropImages(work, cost, k, budgetTokens, total, counter);
+    }
     // 1. Old outputs lose their middle, oldest first.
     for (int i = firstUser + 1; i < keptFrom && total > budgetTokens; i++) {
       total -= shortenIfOutput(work, cost, i, counter);
@@ -106,7 +112,7 @@ public final class ContextWindow {
     if (!isBlockOutput(m) || m.content().length() <= KEPT_OUTPUT_CHARS + 100) {
       return 0;
     }
-    ChatMessage shorter = new ChatMessage(m.role(), cutMiddle(m.content(), KEPT_OUTPUT_CHARS));
+    ChatMessage shorter = new ChatMessage(m.role(), cutMiddle(m.content(), KEPT_OUTPUT_CHARS), m.images());
     int newCost = counter.count(shorter);
     int saved = cost[i] - newCost;
     if (saved <= 0) {
@@ -114,6 +120,28 @@ public final class ContextWindow {
     }
     work.set(i, shorter);
     cost[i] = newCost;
+    return saved;
+  }
+
+  /** The line that takes a dropped image's place: {@code [image not sent, to fit the context window: PATH]}. */
+  public static String droppedImageNote(ImageRef image) {
+    return "[image not sent, to fit the context window: " + image.path() + "]";
+  }
+
+  /** Drops the images of message {@code k}, first first, while the total is over budget; returns the tokens saved. */
+  private static int dropImages(List<ChatMessage> work, int[] cost, int k, int budgetTokens, int total,
+                                TokenCounter counter) {
+    ChatMessage m = work.get(k);
+    int saved = 0;
+    while (!m.images().isEmpty() && total - saved > budgetTokens) {
+      ImageRef dropped = m.images().get(0);
+      m = new ChatMessage(m.role(), m.content() + "\n" + droppedImageNote(dropped),
+          m.images().subList(1, m.images().size()));
+      int newCost = counter.count(m);
+      saved += cost[k] - newCost;
+      cost[k] = newCost;
+    }
+    work.set(k, m);
     return saved;
   }
 

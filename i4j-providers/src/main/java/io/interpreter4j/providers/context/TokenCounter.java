@@ -21,8 +21,13 @@ public interface TokenCounter {
 
   int count(String text);
 
+  /** The message's text and framing, and each image it carries at {@link io.interpreter4j.core.image.ImageRef#tokens()}. */
   default int count(ChatMessage message) {
-    return count(message.content()) + MESSAGE_OVERHEAD;
+    int images = 0;
+    for (var image : message.images()) {
+      images += image.tokens();
+    }
+    return count(message.content()) + MESSAGE_OVERHEAD + images;
   }
 
   default int count(List<ChatMessage> messages) {

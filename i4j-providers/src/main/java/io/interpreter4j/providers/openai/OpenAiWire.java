@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
@@ -16,6 +17,8 @@ import io.interpreter4j.providers.tools.ExecuteCall;
 import io.interpreter4j.providers.tools.ExecuteTool;
 import io.interpreter4j.providers.tools.ToolCallFences;
 import io.interpreter4j.providers.tools.ToolHistory;
+import io.interpreter4j.providers.vision.ImageAttachments;
+import io.interpreter4j.providers.vision.ImageAttachments.Attachment;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +28,8 @@ import java.util.Set;
 
 /**
  * The Chat Completions wire format (OpenAI, and the servers that copy it: Ollama, vLLM, llama.cpp, LM Studio,
- * OpenRouter, Groq): the streamed request body, and the decoding of its {@code data:} chunks.
+ * OpenRouter, Groq): the streamed request body, and the decoding of its {@code data:} chunks. A message's images go
+ * as {@code image_url} content parts with {@code data:} URLs (Ollama's {@code /v1} takes them too).
  */
 public final class OpenAiWire {
 
@@ -50,8 +54,12 @@ public final class OpenAiWire {
     ArrayNode list = root.putArray("messages");
     for (ToolHistory.Turn turn : turns) {
       if (turn instanceof ToolHistory.Plain p) {
-        list.addObject().put("role", p.message().role().name().toLowerCase(Locale.ROOT))
-            .put("content", p.message().content());
+        ObjectNode message = list.addObject().put("role", p.message().role().name().toLowerCase(Locale.ROOT));
+        if (p.message().images().isEmpty()) {
+          message.put("content", p.message().content());
+        } else {
+          message.set("content", withImages(p.message().content(), p.message().images()));
+        }
       } else if (turn instanceof ToolHistory.Calls c) {
         ObjectNode message = list.addObject().put("role", "assistant");
         if (c.text().isBlank()) {
@@ -68,7 +76,10 @@ public final class OpenAiWire {
         for (ToolHistory.Result result : r.results()) {
           list.addObject().put("role", "tool").put("tool_call_id", result.callId()).put("content", result.content());
         }
-        if (!r.text().isBlank()) {
+        if (!r.images().isEmpty()) {
+          // A tool message holds text only: the blocks' images follow in a user message.
+          list.addObject().put("role", "user").set("content", withImages(r.text(), r.images()));
+        } else if (!r.text().isBlank()) {
           list.addObject().put("role", "user").put("content", r.text());
         }
       }
@@ -79,6 +90,26 @@ public final class OpenAiWire {
       root.putArray("tools").add(ExecuteTool.openAi());
     }
     return WireJson.write(root);
+  }
+
+  /**
+   * Content parts: the text (when there is some), then per image an {@code image_url} part with a {@code data:} URL,
+   * or a text part saying why it was not sent.
+   */
+  private static ArrayNode withImages(String text, List<ImageRef> images) {
+    ArrayNode parts = JSON.createArrayNode();
+    if (text != null && !text.isBlank()) {
+      parts.addObject().put("type", "text").put("text", text);
+    }
+    for (ImageRef image : images) {
+      Attachment attachment = ImageAttachments.load(image);
+      if (attachment instanceof Attachment.Encoded encoded) {
+        parts.addObject().put("type", "image_url").putObject("image_url").put("url", encoded.dataUrl());
+      } else {
+        parts.addObject().put("type", "text").put("text", ((Attachment.Unavailable) attachment).note());
+      }
+    }
+    return parts;
   }
 
   /** Decodes one response's chunks; {@code source} (the base URL) is named in errors. */

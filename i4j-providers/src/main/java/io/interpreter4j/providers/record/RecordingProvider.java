@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records a real session for offline replay: each reply the session received, in order, goes into a cassette
- * ({@link Cassette}) that is rewritten whole and atomically after each reply. A reply counts when its stream
+ * ({@link Cassette}) that is rewritten whole and atomically after each reply. A turn whose request ended with a
+ * message carrying images gets {@code expect_images} with their number, so the replay checks they are there. A reply counts when its stream
  * completes or is cancelled by the caller (the interceptor stops the model after a code block, and the replay
  * must stop at the same place); a failed stream is not recorded, since the caller retries it. The file starts
  * empty: an existing cassette at that path is replaced.
@@ -52,12 +53,12 @@ public final class RecordingProvider implements RetryAwareProvider {
 
   @Override
   public Source<LlmChunk, NotUsed> stream(ModelRequest request) {
-    return recorded(inner.stream(request));
+    return recorded(inner.stream(request), request.lastMessageImages());
   }
 
   @Override
   public Source<LlmChunk, NotUsed> streamWithRetries(ModelRequest request, Consumer<RetryInfo> onRetry) {
-    return recorded(RetryAwareProvider.streamWithRetries(inner, request, onRetry));
+    return recorded(RetryAwareProvider.streamWithRetries(inner, request, onRetry), request.lastMessageImages());
   }
 
   /** The replies recorded so far. */
@@ -65,7 +66,7 @@ public final class RecordingProvider implements RetryAwareProvider {
     return List.copyOf(turns);
   }
 
-  private Source<LlmChunk, NotUsed> recorded(Source<LlmChunk, NotUsed> reply) {
+  private Source<LlmChunk, NotUsed> recorded(Source<LlmChunk, NotUsed> reply, int images) {
     return Source.fromMaterializer((mat, attributes) -> {
       StringBuilder text = new StringBuilder();
       AtomicBoolean recorded = new AtomicBoolean();
@@ -79,7 +80,7 @@ public final class RecordingProvider implements RetryAwareProvider {
           // A completed reply is on file before the caller sees the end of the stream...
           .concatLazy(Source.lazySource(() -> {
             if (recorded.compareAndSet(false, true)) {
-              append(text.toString());
+              append(text.toString(), images);
             }
             return Source.<LlmChunk>empty();
           }))
@@ -87,7 +88,7 @@ public final class RecordingProvider implements RetryAwareProvider {
           .watchTermination((notUsed, done) -> {
             done.thenRun(() -> {
               if (recorded.compareAndSet(false, true)) {
-                append(text.toString());
+                append(text.toString(), images);
               }
             });
             return NotUsed.notUsed();
@@ -95,8 +96,8 @@ public final class RecordingProvider implements RetryAwareProvider {
     }).mapMaterializedValue(m -> NotUsed.notUsed());
   }
 
-  private synchronized void append(String reply) {
-    turns.add(new Cassette.Turn(null, reply, CHUNK_CHARS, DELAY_MS));
+  private synchronized void append(String reply, int images) {
+    turns.add(new Cassette.Turn(null, reply, CHUNK_CHARS, DELAY_MS, images > 0 ? images : null));
     try {
       writeAtomically(new Cassette(cassetteFile.toString(), turns).toJson(), cassetteFile);
     } catch (IOException | UncheckedIOException e) {

@@ -4,6 +4,7 @@ import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.intercept.MarkdownReply;
 import io.interpreter4j.core.intercept.FenceScanner;
 import io.interpreter4j.core.intercept.Segment;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ChatMessage.Role;
 import java.util.ArrayList;
@@ -33,8 +34,20 @@ public final class ToolHistory {
   /** An assistant message: {@code text} (possibly empty), then the calls. */
   public record Calls(String text, List<ExecuteCall> calls) implements Turn {}
 
-  /** What follows {@link Calls}: one result per call, in order, then {@code text} from the user ("" = none). */
-  public record Results(List<Result> results, String text) implements Turn {}
+  /**
+   * What follows {@link Calls}: one result per call, in order, then {@code text} from the user ("" = none), and the
+   * images the blocks showed (by reference; sent beside the results by a provider with vision).
+   */
+  public record Results(List<Result> results, String text, List<ImageRef> images) implements Turn {
+
+    public Results {
+      images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    public Results(List<Result> results, String text) {
+      this(results, text, List.of());
+    }
+  }
 
   public record Result(String callId, String content) {}
 
@@ -45,6 +58,8 @@ public final class ToolHistory {
       "(?:\\A|\\n\\n)(?<h>Block (\\d+) \\(|The user declined to run block (\\d+);|Block (\\d+) was not executed: )");
   private static final String NO_OUTPUT = "\nIt printed no output.";
   private static final String OUTPUT = "\nOutput:\n```output\n";
+  /** How a line about an image the block showed begins (PromptBuilder.imageNote, ContextWindow's note). */
+  private static final String IMAGE_LINE = "\n[image ";
   private static final String DECLINED_END = "propose a different approach.";
 
   private ToolHistory() {}
@@ -63,9 +78,13 @@ public final class ToolHistory {
       ChatMessage m = messages.get(i);
       if (!known.isEmpty() && m.role() == Role.ASSISTANT && i + 1 < messages.size()
           && messages.get(i + 1).role() == Role.USER) {
-        Optional<List<Turn>> pair = pair(m.content(), messages.get(i + 1).content(), known, used, ids);
+        ChatMessage resultMessage = messages.get(i + 1);
+        Optional<List<Turn>> pair = pair(m.content(), resultMessage.content(), known, used, ids);
         if (pair.isPresent()) {
-          out.addAll(pair.get());
+          Calls calls = (Calls) pair.get().get(0);
+          Results results = (Results) pair.get().get(1);
+          out.add(calls);
+          out.add(new Results(results.results(), results.text(), resultMessage.images()));
           i++;
           continue;
         }
@@ -194,6 +213,15 @@ public final class ToolHistory {
   }
 
   /** Where the result that starts at {@code header} ends by its own shape (see PromptBuilder); else the end. */
+  /** Past the lines {@code [image 640x480 PNG: PATH]} (and notes like it) that end a block's result at {@code at}. */
+  private static int afterImageLines(String message, int at) {
+    while (message.startsWith(IMAGE_LINE, at)) {
+      int next = message.indexOf('\n', at + 1);
+      at = next < 0 ? message.length() : next;
+    }
+    return at;
+  }
+
   private static int naturalEnd(String message, Header header) {
     int from = header.start();
     switch (header.kind()) {
@@ -201,15 +229,16 @@ public final class ToolHistory {
         int none = message.indexOf(NO_OUTPUT, from);
         int output = message.indexOf(OUTPUT, from);
         if (none >= 0 && (output < 0 || none < output)) {
-          return none + NO_OUTPUT.length();
+          return afterImageLines(message, none + NO_OUTPUT.length());
         }
         if (output >= 0) {
           // The output's own fence closes at the last "```" line followed by a blank line or the end: output that
           // prints fences (a README, say) stays whole; a user message with fences of its own would join the result.
           int outputStart = output + OUTPUT.length() - 1;
           for (int p = message.lastIndexOf("\n```"); p >= outputStart; p = message.lastIndexOf("\n```", p - 1)) {
-            if (p + 4 == message.length() || message.startsWith("\n\n", p + 4)) {
-              return p + 4;
+            int end = afterImageLines(message, p + 4);
+            if (end == message.length() || message.startsWith("\n\n", end)) {
+              return end;
             }
           }
         }

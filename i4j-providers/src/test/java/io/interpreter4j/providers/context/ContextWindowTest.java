@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.ModelException;
 import java.util.ArrayList;
@@ -108,5 +109,26 @@ class ContextWindowTest {
     String cut = ContextWindow.cutMiddle("a".repeat(50) + "b".repeat(50), 10);
     assertEquals("aaaaa\n[... 90 characters cut to fit the context window ...]\nbbbbb", cut);
     assertEquals("short", ContextWindow.cutMiddle("short", 10));
+  }
+
+  @Test
+  void imagesGoFirstOldestFirstEachLeavingANote() {
+    ImageRef a = new ImageRef("/o/a.png", "image/png", 750, 1000);
+    ImageRef b = new ImageRef("/o/b.png", "image/png", 750, 1000);
+    ImageRef c = new ImageRef("/o/c.png", "image/png", 750, 1000);
+    List<ChatMessage> messages = List.of(ChatMessage.system("s"), ChatMessage.user("go"),
+        ChatMessage.assistant("one"), ChatMessage.user("Block 1 (python) finished with exit code 0.", List.of(a, b)),
+        ChatMessage.assistant("two"), ChatMessage.user("Block 2 (python) finished with exit code 0.", List.of(c)));
+    TokenCounter counter = TokenCounter.estimate();
+    int all = counter.count(messages);
+    // Each image costs 1000 tokens: room for one image and the text.
+    List<ChatMessage> fitted = ContextWindow.fit(messages, all - 1500, counter);
+
+    assertEquals(messages.size(), fitted.size(), "no text was dropped");
+    assertEquals(List.of(), fitted.get(3).images());
+    assertEquals("Block 1 (python) finished with exit code 0.\n" + ContextWindow.droppedImageNote(a) + "\n"
+        + ContextWindow.droppedImageNote(b), fitted.get(3).content());
+    assertEquals(List.of(c), fitted.get(5).images(), "the latest image is kept");
+    assertEquals(1000, c.tokens());
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
@@ -115,5 +116,24 @@ class RecordingProviderTest {
     run(recorder.stream(REQUEST));
 
     assertEquals(List.of(new Cassette.Turn(null, "retried", 4, 0)), Cassette.load(file).turns());
+  }
+
+  @Test
+  void aReplyToAMessageWithImagesIsRecordedWithExpectImages() throws Exception {
+    Path file = dir.resolve("images.json");
+    RecordingProvider recorder = new RecordingProvider(scripted(List.of(reply("Plotting."), reply("A curve."))), file);
+    ImageRef plot = new ImageRef("/s/outputs/block-1-1.png",
+        "image/png", 640, 480);
+
+    run(recorder.stream(REQUEST));
+    run(recorder.stream(new ModelRequest("m", List.of(ChatMessage.user("hi"), ChatMessage.assistant("Plotting."),
+        ChatMessage.user("Block 1 (python) finished with exit code 0.", List.of(plot, plot))))));
+
+    List<Cassette.Turn> turns = Cassette.load(file).turns();
+    assertEquals(null, turns.get(0).expectImages(), "no images, no expectation");
+    assertEquals(2, turns.get(1).expectImages());
+    JsonNode json = new ObjectMapper().readTree(file.toFile());
+    assertFalse(json.path("turns").get(0).has("expect_images"));
+    assertEquals(2, json.path("turns").get(1).path("expect_images").asInt());
   }
 }

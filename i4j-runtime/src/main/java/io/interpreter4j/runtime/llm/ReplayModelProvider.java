@@ -19,7 +19,9 @@ import org.apache.pekko.stream.javadsl.Source;
 /**
  * A model that replays a {@link Cassette}: the engine of tests and offline demos. An instance is one session's
  * model: it holds its own {@link CassettePlayer}, so each call takes the next turn. A fresh instance (from
- * {@link #load} or {@link #forNewSession}) replays from turn 1.
+ * {@link #load} or {@link #forNewSession}) replays from turn 1. It counts as a model with vision unless made
+ * without ({@code --vision off}): a turn's {@code expect_images} is checked against the images the last message
+ * carries, or against 0 without vision.
  */
 public final class ReplayModelProvider implements ModelProvider {
 
@@ -28,10 +30,18 @@ public final class ReplayModelProvider implements ModelProvider {
   private final CassettePlayer player;
   /** Whether some turn paces its chunks (delay_ms): only then does a call need the throttled source. */
   private final boolean paced;
+  /** Whether the images of the conversation reach this model (--vision on or auto), so count for expect_images. */
+  private final boolean vision;
 
   public ReplayModelProvider(String name, Cassette cassette) {
+    this(name, cassette, true);
+  }
+
+  /** @param vision whether the conversation's images reach this model ({@code --vision off}: they do not) */
+  public ReplayModelProvider(String name, Cassette cassette, boolean vision) {
     this.name = name;
     this.cassette = cassette;
+    this.vision = vision;
     this.player = new CassettePlayer(cassette);
     this.paced = cassette.turns().stream().anyMatch(turn -> turn.delayMs() > 0);
   }
@@ -42,12 +52,22 @@ public final class ReplayModelProvider implements ModelProvider {
    * @throws io.interpreter4j.core.replay.CassetteException when the file is missing or malformed
    */
   public static ReplayModelProvider load(Path cassetteFile) {
-    return new ReplayModelProvider("replay:" + cassetteFile, Cassette.load(cassetteFile));
+    return load(cassetteFile, true);
+  }
+
+  /** As {@link #load(Path)}, with or without vision. */
+  public static ReplayModelProvider load(Path cassetteFile, boolean vision) {
+    return new ReplayModelProvider("replay:" + cassetteFile, Cassette.load(cassetteFile), vision);
   }
 
   /** A provider for another session: same name and parsed cassette, replaying from turn 1. */
   public ReplayModelProvider forNewSession() {
-    return new ReplayModelProvider(name, cassette);
+    return new ReplayModelProvider(name, cassette, vision);
+  }
+
+  /** Whether the conversation's images reach this model. */
+  public boolean vision() {
+    return vision;
   }
 
   @Override
@@ -98,20 +118,23 @@ public final class ReplayModelProvider implements ModelProvider {
 
   private Turn take(ModelRequest request) {
     try {
-      return player.next(request.lastMessageText());
+      return player.next(request.lastMessageText(), vision ? request.lastMessageImages() : 0);
     } catch (ReplayException e) {
       throw new ModelException(e.getMessage(), false);
     }
   }
 
-  private static LlmChunk usage(ModelRequest request, Turn turn) {
+  private LlmChunk usage(ModelRequest request, Turn turn) {
     return new LlmChunk.Usage(roughTokens(inputChars(request)), roughTokens(turn.reply().length()));
   }
 
-  private static long inputChars(ModelRequest request) {
+  private long inputChars(ModelRequest request) {
     long chars = 0;
     for (ChatMessage message : request.messages()) {
       chars += message.content().length();
+      if (vision) {
+        chars += message.images().stream().mapToLong(image -> 4L * image.tokens()).sum();
+      }
     }
     return chars;
   }

@@ -5,6 +5,7 @@ import io.interpreter4j.core.event.ApprovalDecision;
 import io.interpreter4j.core.event.DecidedBy;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.event.TurnStatus;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.intercept.CodeBlock;
 import io.interpreter4j.core.prompt.PromptBuilder;
 import io.interpreter4j.runtime.approval.ApprovalGate;
@@ -35,8 +36,10 @@ final class BlockSteps {
   private CodeBlock runningBlock;
   private String runningCode;
   private String runningLanguage;
-  /** How the running block's images reach a model that does not see them: {@code [image 640x480 PNG: PATH]}. */
+  /** How the running block's images are named in its result: {@code [image 640x480 PNG: PATH]}. */
   private final List<String> runningImages = new ArrayList<>();
+  /** The running block's images by reference, for a model with vision. */
+  private final List<ImageRef> runningImageRefs = new ArrayList<>();
   private boolean awaitingLanguages;
 
   BlockSteps(TurnRunner turn, ActorContext<Session.Command> context, Settings settings, SessionEvents events,
@@ -63,6 +66,7 @@ final class BlockSteps {
     runningCode = null;
     runningLanguage = null;
     runningImages.clear();
+    runningImageRefs.clear();
   }
 
   void runNext() {
@@ -167,6 +171,7 @@ final class BlockSteps {
         events.publish(new EventPayload.Image(i.block(), header.format().mime(), path, header.width(),
             header.height(), i.image().source()));
         runningImages.add(PromptBuilder.imageNote(header.width(), header.height(), header.format().name(), path));
+        runningImageRefs.add(new ImageRef(path, header.format().mime(), header.width(), header.height()));
       }
       return;
     }
@@ -182,7 +187,9 @@ final class BlockSteps {
     }
     turn.results().add(PromptBuilder.blockResult(f.block(), runningBlock.language(), r.exitCode(), r.timedOut(),
         r.interrupted(), r.modelOutput(), r.notice(), List.copyOf(runningImages)));
+    turn.resultImages().addAll(runningImageRefs);
     runningImages.clear();
+    runningImageRefs.clear();
     String code = runningCode;
     runningBlock = null;
     runningCode = null;

@@ -1,5 +1,6 @@
 package io.interpreter4j.runtime.session;
 
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -66,11 +67,16 @@ final class Conversation {
 
   /** A user-role message written by the session (block results), merged with a user message before it. */
   void addUser(String text) {
+    addUser(text, List.of());
+  }
+
+  /** As {@link #addUser(String)}, with the images the block results carry to the model. */
+  void addUser(String text, List<ImageRef> images) {
     int last = history.size() - 1;
     if (last > 0 && history.get(last).role() == ChatMessage.Role.USER) {
-      history.set(last, ChatMessage.user(history.get(last).content() + "\n\n" + text));
+      history.set(last, history.get(last).append(text, images));
     } else {
-      history.add(ChatMessage.user(text));
+      history.add(ChatMessage.user(text, images));
     }
   }
 

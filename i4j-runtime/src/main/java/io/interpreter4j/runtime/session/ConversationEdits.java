@@ -1,7 +1,11 @@
 package io.interpreter4j.runtime.session;
 
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
+import io.interpreter4j.core.prompt.PromptBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +41,7 @@ public final class ConversationEdits {
       }
       String suffix = "\n\n" + userText;
       if (m.content().endsWith(suffix)) {
-        kept.add(ChatMessage.user(m.content().substring(0, m.content().length() - suffix.length())));
+        kept.add(ChatMessage.user(m.content().substring(0, m.content().length() - suffix.length()), m.images()));
         return Optional.of(kept);
       }
     }
@@ -63,8 +67,34 @@ public final class ConversationEdits {
     return GENERATED.matcher(text).find();
   }
 
-  /** Restored messages as the session keeps them: no system prompts, empty ones dropped. */
+  /**
+   * Restored messages as the session keeps them: no system prompts, empty ones dropped, and a block result restored
+   * from text alone (a user message without images) given back the images its lines {@code [image WxH FORMAT: PATH]} name, where the files still are.
+   */
   public static List<ChatMessage> restorable(List<ChatMessage> messages) {
+    List<ChatMessage> out = merged(messages);
+    for (int i = 0; i < out.size(); i++) {
+      ChatMessage m = out.get(i);
+      if (m.role() == ChatMessage.Role.USER && m.images().isEmpty()) {
+        List<ImageRef> found = PromptBuilder.imagesNamedIn(m.content()).stream()
+            .filter(ConversationEdits::stillThere).toList();
+        if (!found.isEmpty()) {
+          out.set(i, m.withImages(found));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean stillThere(ImageRef image) {
+    try {
+      return Files.isRegularFile(Path.of(image.path()));
+    } catch (RuntimeException badPath) {
+      return false;
+    }
+  }
+
+  private static List<ChatMessage> merged(List<ChatMessage> messages) {
     List<ChatMessage> out = new ArrayList<>();
     for (ChatMessage m : messages) {
       if (m.role() == ChatMessage.Role.SYSTEM || m.content() == null || m.content().isBlank()) {
@@ -72,7 +102,7 @@ public final class ConversationEdits {
       }
       int last = out.size() - 1;
       if (last >= 0 && out.get(last).role() == m.role()) {
-        out.set(last, new ChatMessage(m.role(), out.get(last).content() + "\n\n" + m.content()));
+        out.set(last, out.get(last).append(m.content(), m.images()));
       } else {
         out.add(m);
       }

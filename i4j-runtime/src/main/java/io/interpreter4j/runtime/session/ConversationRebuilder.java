@@ -5,6 +5,7 @@ import io.interpreter4j.core.event.DecidedBy;
 
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.output.OutputTruncator;
 import io.interpreter4j.core.prompt.PromptBuilder;
@@ -32,9 +33,11 @@ public final class ConversationRebuilder {
   private final int maxOutput;
   private final List<ChatMessage> messages = new ArrayList<>();
   private final List<String> results = new ArrayList<>();
+  private final List<ImageRef> resultImages = new ArrayList<>();
   private final Map<Integer, String> languages = new HashMap<>();
   private final Map<Integer, StringBuilder> outputs = new HashMap<>();
   private final Map<Integer, List<String>> images = new HashMap<>();
+  private final Map<Integer, List<ImageRef>> imageRefs = new HashMap<>();
   private String model = "";
   private String cwd = "";
 
@@ -56,10 +59,11 @@ public final class ConversationRebuilder {
     } else if (p instanceof EventPayload.Conversation c) {
       messages.clear();
       results.clear();
+      resultImages.clear();
       messages.addAll(ConversationEdits.restorable(ConversationEdits.fromEvent(c.messages())));
     } else if (p instanceof EventPayload.UserMessage m) {
       flushResults();
-      addUser(m.text());
+      addUser(m.text(), List.of());
     } else if (p instanceof EventPayload.AssistantMessage m) {
       flushResults();
       if (!m.text().isBlank()) {
@@ -78,13 +82,19 @@ public final class ConversationRebuilder {
       io.interpreter4j.core.image.ImageFormat format = io.interpreter4j.core.image.ImageFormat.ofMime(i.mime());
       images.computeIfAbsent(i.block(), b -> new ArrayList<>()).add(PromptBuilder.imageNote(i.width(), i.height(),
           format == null ? i.mime() : format.name(), i.path()));
+      if (stillThere(i.path())) { // a file gone since: the model reads the line, without the picture
+        imageRefs.computeIfAbsent(i.block(), b -> new ArrayList<>())
+            .add(new ImageRef(i.path(), i.mime(), i.width(), i.height()));
+      }
     } else if (p instanceof EventPayload.ExecFinished f) {
       String output = fullOutput(f);
       String forModel = OutputTruncator.truncate(output, maxOutput, f.output_file());
       results.add(PromptBuilder.blockResult(f.block(), languages.getOrDefault(f.block(), "code"), f.exit_code(),
           f.timed_out(), f.interrupted(), forModel, null, images.getOrDefault(f.block(), List.of())));
+      resultImages.addAll(imageRefs.getOrDefault(f.block(), List.of()));
       outputs.remove(f.block());
       images.remove(f.block());
+      imageRefs.remove(f.block());
     } else if (p instanceof EventPayload.TurnFinished) {
       flushResults();
     }
@@ -105,19 +115,28 @@ public final class ConversationRebuilder {
     return live == null ? "" : live.toString();
   }
 
-  private void flushResults() {
-    if (!results.isEmpty()) {
-      addUser(String.join("\n\n", results));
-      results.clear();
+  private static boolean stillThere(String path) {
+    try {
+      return Files.isRegularFile(Path.of(path));
+    } catch (RuntimeException badPath) {
+      return false;
     }
   }
 
-  private void addUser(String text) {
+  private void flushResults() {
+    if (!results.isEmpty()) {
+      addUser(String.join("\n\n", results), resultImages);
+      results.clear();
+      resultImages.clear();
+    }
+  }
+
+  private void addUser(String text, List<ImageRef> with) {
     int last = messages.size() - 1;
     if (last >= 0 && messages.get(last).role() == ChatMessage.Role.USER) {
-      messages.set(last, ChatMessage.user(messages.get(last).content() + "\n\n" + text));
+      messages.set(last, messages.get(last).append(text, with));
     } else {
-      messages.add(ChatMessage.user(text));
+      messages.add(ChatMessage.user(text, with));
     }
   }
 }

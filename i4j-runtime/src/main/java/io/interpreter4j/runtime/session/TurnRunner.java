@@ -5,6 +5,7 @@ import io.interpreter4j.core.config.Settings.InterceptorMode;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.event.TurnStatus;
 import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.runtime.approval.ApprovalGate;
 import io.interpreter4j.runtime.llm.LlmStreamer;
@@ -48,6 +49,8 @@ final class TurnRunner {
   private int callFirstBlockIndex = 1;
   private final Answer answer = new Answer();
   private final List<String> results = new ArrayList<>();
+  /** The images the results show, by reference, in order: they go to the model with the results. */
+  private final List<ImageRef> resultImages = new ArrayList<>();
   private boolean interruptRequested;
   /** The block a client gave that this turn runs ({@link Session.RunCode}), or null during a model's turn. */
   private ClientBlock client;
@@ -97,6 +100,10 @@ final class TurnRunner {
 
   List<String> results() {
     return results;
+  }
+
+  List<ImageRef> resultImages() {
+    return resultImages;
   }
 
   void phase(Phase value) {
@@ -214,6 +221,7 @@ final class TurnRunner {
     client = null;
     if (ended != null) {
       results.clear(); // the client has the result; the model never asked for it
+      resultImages.clear();
     }
     flushResults();
     phase = Phase.IDLE;
@@ -368,8 +376,9 @@ final class TurnRunner {
 
   private void flushResults() {
     if (!results.isEmpty()) {
-      conversation.addUser(String.join("\n\n", results));
+      conversation.addUser(String.join("\n\n", results), resultImages);
       results.clear();
+      resultImages.clear();
     }
   }
 }

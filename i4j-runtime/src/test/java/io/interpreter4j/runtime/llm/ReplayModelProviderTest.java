@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
@@ -121,5 +122,27 @@ class ReplayModelProviderTest {
     assertEquals("replay:test", second.name());
     assertEquals(new LlmChunk.TextDelta("one"), run(second.stream(ask("x"))).get(0));
     assertEquals(new LlmChunk.TextDelta("two"), run(first.stream(ask("x"))).get(0));
+  }
+
+  @Test
+  void expectImagesCountsTheImagesOfTheLastMessage() throws Exception {
+    ImageRef plot = new ImageRef("/s/outputs/block-1-1.png",
+        "image/png", 640, 480);
+    ModelRequest withImage = new ModelRequest("replay", List.of(ChatMessage.system("sys!"),
+        ChatMessage.user("Block 1 (python) finished with exit code 0.", List.of(plot))));
+    Turn wantsOne = new Turn(null, "I see it.", 4, 0, 1);
+
+    assertEquals("I see it.", text(run(provider(wantsOne).stream(withImage))));
+    assertEquals("cassette mismatch at turn 1: expected 1 image(s), got 0",
+        failure(provider(wantsOne).stream(ask("no picture"))).getMessage());
+    ReplayModelProvider blind = new ReplayModelProvider("replay:test", new Cassette("test", List.of(wantsOne)), false);
+    assertEquals("cassette mismatch at turn 1: expected 1 image(s), got 0", failure(blind.stream(withImage)).getMessage());
+    assertFalse(failure(blind.forNewSession().stream(withImage)).retryable());
+  }
+
+  private static String text(List<LlmChunk> chunks) {
+    StringBuilder sb = new StringBuilder();
+    chunks.stream().filter(c -> c instanceof LlmChunk.TextDelta).forEach(c -> sb.append(((LlmChunk.TextDelta) c).text()));
+    return sb.toString();
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.runtime.approval.Approver;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ class ConversationRebuilderTest {
   /** The history without the "Note: ..." lines of block results (the REPL worker's notices). */
   private static List<ChatMessage> withoutNotices(List<ChatMessage> history) {
     return history.stream()
-        .map(m -> new ChatMessage(m.role(), m.content().replaceAll("(?m)^Note: .*\n", "")))
+        .map(m -> new ChatMessage(m.role(), m.content().replaceAll("(?m)^Note: .*\n", ""), m.images()))
         .toList();
   }
 
@@ -107,7 +108,14 @@ class ConversationRebuilderTest {
     assertTrue(result.endsWith("```output\ndrawn\n```\n[image 3x2 PNG: " + outputs.resolve("block-1-1.png")
         + "]\n[image 3x2 PNG: " + outputs.resolve("block-1-2.png") + "]"), result);
     assertEquals("A red picture.", history.get(3).content(), "the replay model found the line it expects");
-    assertEquals(withoutNotices(history), rebuilt(s));
+    assertEquals(List.of(new ImageRef(outputs.resolve("block-1-1.png").toString(), "image/png", 3, 2),
+        new ImageRef(outputs.resolve("block-1-2.png").toString(), "image/png", 3, 2)), history.get(2).images());
+    assertEquals(withoutNotices(history), rebuilt(s), "the rebuilt conversation carries the images too");
+
+    Files.delete(outputs.resolve("block-1-1.png"));
+    ChatMessage resumed = rebuilt(s).get(2);
+    assertEquals(result, resumed.content(), "a file gone since: its line stays");
+    assertEquals(List.of(history.get(2).images().get(1)), resumed.images(), "and only the files still there go along");
   }
 
   @Test
