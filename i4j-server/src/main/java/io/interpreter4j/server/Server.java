@@ -67,6 +67,17 @@ public final class Server extends AllDirectives {
    */
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
                                    Settings baseSettings, Function<String, ModelProvider> models, HostInfo host) {
+    return start(system, config, baseSettings, models, host, hub -> new Server().reject());
+  }
+
+  /**
+   * As {@link #start(ActorSystem, ServerConfig, Settings, Function, HostInfo)}, with more routes, made from the hub,
+   * tried before the others behind authentication (cluster mode's answers for the sessions of other nodes); a
+   * request they reject goes on to the usual routes.
+   */
+  public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
+                                   Settings baseSettings, Function<String, ModelProvider> models, HostInfo host,
+                                   Function<SessionHub, Route> moreRoutes) {
     if (!Security.isLoopback(config.host())) {
       if (!config.allowRemote()) {
         throw new IllegalArgumentException("binding to " + config.host() + " needs --allow-remote");
@@ -92,7 +103,7 @@ public final class Server extends AllDirectives {
         new DashboardRoutes(security),
         new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
-        new OpsRoutes(hub));
+        new OpsRoutes(hub), moreRoutes.apply(hub));
 
     ServerBinding binding;
     try {
@@ -113,7 +124,7 @@ public final class Server extends AllDirectives {
   }
 
   private Route route(Security security, OpenAiRoutes openAi, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
-                      OpsRoutes ops) {
+                      OpsRoutes ops, Route more) {
     return security.secureHeaders(() ->
         handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
             handleRejections(ApiErrors.rejectionHandler(), () ->
@@ -122,6 +133,7 @@ public final class Server extends AllDirectives {
                     openAi.routes(),
                     dashboard.routes(),
                     security.checkOrigin(() -> security.authenticated(() -> concat(
+                        more,
                         sessions.routes(),
                         events.routes(),
                         ops.routes()))))))));

@@ -19,7 +19,7 @@ import org.apache.pekko.util.ByteString;
  * {@code event:} field, so a browser's {@code EventSource.onmessage} sees every event; a {@code : keep-alive}
  * comment when nothing was sent for a while; a final {@code event: end} when the session has ended.
  */
-final class Sse {
+public final class Sse {
   static final ByteString KEEP_ALIVE = ByteString.fromString(": keep-alive\n\n");
 
   private Sse() {}
@@ -34,7 +34,7 @@ final class Sse {
     return ByteString.fromString("event: end\ndata: {\"session\":\"" + sessionId + "\",\"reason\":\"ended\"}\n\n");
   }
 
-  static HttpResponse response(Source<ByteString, NotUsed> frames, Duration keepAlive) {
+  public static HttpResponse response(Source<ByteString, NotUsed> frames, Duration keepAlive) {
     return response(frames, keepAlive, KEEP_ALIVE);
   }
 

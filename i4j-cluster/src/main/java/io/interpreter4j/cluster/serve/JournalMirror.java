@@ -1,0 +1,84 @@
+package io.interpreter4j.cluster.serve;
+
+import io.interpreter4j.cluster.journal.SessionLog;
+import io.interpreter4j.server.hub.EventLine;
+import io.interpreter4j.server.hub.SessionHub;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
+import org.apache.pekko.stream.javadsl.Sink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies the events of the sessions running on this node into their {@link SessionLog}s in PostgreSQL, from where
+ * every node reads them. Follows the hub's feed of all sessions' events (bounded, {@value #BUFFER} events); writes
+ * one event at a time per session, in order, and up to {@value #PARALLEL} sessions at once. Deltas are not copied,
+ * as the file journal keeps none. Should it fall behind by more than its buffer, the feed is cut: it follows again
+ * and counts the gap in {@link #gaps()} (the file journal on this node still has every event).
+ */
+public final class JournalMirror {
+  private static final Logger LOG = LoggerFactory.getLogger(JournalMirror.class);
+  static final int BUFFER = 8_192;
+  static final int PARALLEL = 8;
+  private static final Duration ASK = Duration.ofSeconds(10);
+  private static final String DELTA = "\"type\":\"assistant_delta\"";
+
+  private final SessionHub hub;
+  private final ActorRef<ShardingEnvelope<SessionLog.Command>> journals;
+  private final ActorSystem<?> system;
+  private final AtomicLong written = new AtomicLong();
+  private final AtomicLong gaps = new AtomicLong();
+  private volatile boolean stopped;
+
+  public JournalMirror(SessionHub hub, ActorRef<ShardingEnvelope<SessionLog.Command>> journals,
+                       ActorSystem<?> system) {
+    this.hub = hub;
+    this.journals = journals;
+    this.system = system;
+  }
+
+  /** Starts following; returns at once. */
+  public JournalMirror start() {
+    hub.allEvents(BUFFER)
+        .filter(line -> !line.json().contains(DELTA))
+        .mapAsyncPartitioned(PARALLEL, EventLine::session, (line, session) -> append(line))
+        .runWith(Sink.ignore(), hub.materializer())
+        .whenComplete((done, failure) -> {
+          if (!stopped) {
+            gaps.incrementAndGet();
+            LOG.warn("the journal mirror {}; following again",
+                failure == null ? "fell behind the sessions' events" : "failed: " + failure.getMessage());
+            start();
+          }
+        });
+    return this;
+  }
+
+  private java.util.concurrent.CompletionStage<SessionLog.Appended> append(EventLine line) {
+    return AskPattern.<ShardingEnvelope<SessionLog.Command>, SessionLog.Appended>ask(journals,
+            replyTo -> new ShardingEnvelope<>(line.session(),
+                new SessionLog.Append(line.seq(), line.json(), replyTo)), ASK, system.scheduler())
+        .thenApply(appended -> {
+          written.incrementAndGet();
+          return appended;
+        });
+  }
+
+  /** Events copied so far. */
+  public long written() {
+    return written.get();
+  }
+
+  /** How many times the mirror fell behind and followed again. */
+  public long gaps() {
+    return gaps.get();
+  }
+
+  public void stop() {
+    stopped = true;
+  }
+}
