@@ -27,7 +27,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -67,17 +69,17 @@ public final class Server extends AllDirectives {
    */
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
                                    Settings baseSettings, Function<String, ModelProvider> models, HostInfo host) {
-    return start(system, config, baseSettings, models, host, hub -> new Server().reject());
+    return start(system, config, baseSettings, models, host, (hub, usual) -> usual);
   }
 
   /**
-   * As {@link #start(ActorSystem, ServerConfig, Settings, Function, HostInfo)}, with more routes, made from the hub,
-   * tried before the others behind authentication (cluster mode's answers for the sessions of other nodes); a
-   * request they reject goes on to the usual routes.
+   * As {@link #start(ActorSystem, ServerConfig, Settings, Function, HostInfo)}, with the routes behind authentication
+   * given to {@code around}, which returns those to serve instead (cluster mode puts its own in front: answers for
+   * the sessions of other nodes, the whole cluster's list).
    */
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
                                    Settings baseSettings, Function<String, ModelProvider> models, HostInfo host,
-                                   Function<SessionHub, Route> moreRoutes) {
+                                   BiFunction<SessionHub, Route, Route> around) {
     if (!Security.isLoopback(config.host())) {
       if (!config.allowRemote()) {
         throw new IllegalArgumentException("binding to " + config.host() + " needs --allow-remote");
@@ -103,7 +105,7 @@ public final class Server extends AllDirectives {
         new DashboardRoutes(security),
         new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
-        new OpsRoutes(hub), moreRoutes.apply(hub));
+        new OpsRoutes(hub), usual -> around.apply(hub, usual));
 
     ServerBinding binding;
     try {
@@ -124,7 +126,7 @@ public final class Server extends AllDirectives {
   }
 
   private Route route(Security security, OpenAiRoutes openAi, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
-                      OpsRoutes ops, Route more) {
+                      OpsRoutes ops, UnaryOperator<Route> around) {
     return security.secureHeaders(() ->
         handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
             handleRejections(ApiErrors.rejectionHandler(), () ->
@@ -132,11 +134,10 @@ public final class Server extends AllDirectives {
                     ops.health(),
                     openAi.routes(),
                     dashboard.routes(),
-                    security.checkOrigin(() -> security.authenticated(() -> concat(
-                        more,
+                    security.checkOrigin(() -> security.authenticated(() -> around.apply(concat(
                         sessions.routes(),
                         events.routes(),
-                        ops.routes()))))))));
+                        ops.routes())))))))));
   }
 
   private static ServerBinding bind(ActorSystem<?> system, ServerConfig config, Route route) {

@@ -45,6 +45,9 @@ public final class ClusterConfig {
     m.put("pekko.coordinated-shutdown.exit-jvm", exitWhenDowned ? "on" : "off");
     m.put("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook", exitWhenDowned ? "on" : "off");
     m.put("pekko.actor.serialization-bindings." + quoted(ClusterMessage.class.getName()), "jackson-json");
+    // requests passed on to the node running a session, event streams among them, which hold a connection each
+    m.put("pekko.http.host-connection-pool.max-connections", 256);
+    m.put("pekko.http.host-connection-pool.max-open-requests", 1024);
 
     m.put("pekko.persistence.journal.plugin", "jdbc-journal");
     m.put("pekko.persistence.snapshot-store.plugin", "jdbc-snapshot-store");

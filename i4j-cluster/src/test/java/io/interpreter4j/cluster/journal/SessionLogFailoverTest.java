@@ -98,7 +98,7 @@ class SessionLogFailoverTest {
             SessionLog.persistenceId(onVictim).id(), 0, Long.MAX_VALUE)
         .runWith(Sink.seq(), system).toCompletableFuture().get(30, TimeUnit.SECONDS);
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L), read.stream().map(EventEnvelope::sequenceNr).toList());
-    assertEquals("{\"n\":3}", ((SessionLog.Recorded) read.get(2).event()).json());
+    assertEquals("{\"n\":3}", ((SessionLog.EventRecorded) read.get(2).event()).json());
 
     b.destroyForcibly(); // SIGKILL: no leaving, no hand-over
     b.waitFor(30, TimeUnit.SECONDS);
@@ -114,7 +114,7 @@ class SessionLogFailoverTest {
 
   private SessionLog.Appended append(String id, long seq, String json) throws Exception {
     return AskPattern.<ShardingEnvelope<SessionLog.Command>, SessionLog.Appended>ask(here.journals(),
-            replyTo -> new ShardingEnvelope<>(id, new SessionLog.Append(seq, json, replyTo)), ASK,
+            replyTo -> new ShardingEnvelope<>(id, new SessionLog.Append(seq, json, "pekko://i4j@writer:1", replyTo)), ASK,
             here.system().scheduler())
         .toCompletableFuture().get(ASK.toSeconds() + 1, TimeUnit.SECONDS);
   }
