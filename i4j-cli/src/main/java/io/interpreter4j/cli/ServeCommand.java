@@ -4,6 +4,7 @@ import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.cluster.boot.ClusterNode;
 import io.interpreter4j.cluster.boot.ClusterSettings;
 import io.interpreter4j.cluster.serve.ClusterServer;
+import io.interpreter4j.cluster.serve.GracefulLeave;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.QuietPekko;
 import io.interpreter4j.runtime.session.SessionManager;
@@ -122,13 +123,17 @@ final class ServeCommand implements Callable<Integer> {
       system = CliSession.startSystem(launcher.config);
     }
     ServerHandle server;
+    ClusterServer.Started clustered = null;
     try {
       HostInfo hostInfo = CliSession.host(launcher.settings, env);
       ServerConfig config = ServerConfig.defaults().withHost(host).withPort(port).withAllowRemote(allowRemote)
           .withToken(ServerConfig.tokenFrom(env));
-      server = node == null
-          ? Server.start(system, config, launcher.settings, launcher.models(options, system), hostInfo)
-          : ClusterServer.start(node, config, launcher.settings, launcher.models(options, system), hostInfo);
+      if (node == null) {
+        server = Server.start(system, config, launcher.settings, launcher.models(options, system), hostInfo);
+      } else {
+        clustered = ClusterServer.start(node, config, launcher.settings, launcher.models(options, system), hostInfo);
+        server = clustered.handle();
+      }
     } catch (IllegalArgumentException e) {
       system.terminate();
       throw new ModelFactory.UsageException(e.getMessage());
@@ -143,6 +148,9 @@ final class ServeCommand implements Callable<Integer> {
     Signal.handle(new Signal("INT"), sig -> stop.countDown());
     Signal.handle(new Signal("TERM"), sig -> stop.countDown());
     stop.await();
+    if (clustered != null) {
+      GracefulLeave.run(server.hub(), clustered.mirror(), cluster.leaveGrace(), System.err);
+    }
     System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());
     server.stop();
     system.terminate();

@@ -26,7 +26,10 @@ public final class ClusterServer {
   /**
    * @throws IllegalArgumentException when the config has no token: every node must have the same one (I4J_TOKEN)
    */
-  public static ServerHandle start(ClusterNode<SessionManager.Command> node, ServerConfig config, Settings settings,
+  /** A started node's server and what its leave needs. */
+  public record Started(ServerHandle handle, JournalMirror mirror) {}
+
+  public static Started start(ClusterNode<SessionManager.Command> node, ServerConfig config, Settings settings,
                                    Function<String, ModelProvider> models, HostInfo host) {
     if (config.token() == null || config.token().isBlank()) {
       throw new IllegalArgumentException("cluster mode needs the same I4J_TOKEN on every node (a node passes "
@@ -36,15 +39,18 @@ public final class ClusterServer {
     Map<String, String> nodes = NodeDirectory.newMap();
     node.system().systemActorOf(NodeDirectory.create(ownUrl::get, nodes), "i4j-node-directory", Props.empty());
     AtomicReference<ClusterRoutes> routes = new AtomicReference<>();
+    AtomicReference<JournalMirror> mirrors = new AtomicReference<>();
     ServerHandle handle = Server.start(node.system(), config, settings, models, host, (hub, usual) -> {
-      ClusterRoutes made = routes.updateAndGet(r -> r != null ? r : new ClusterRoutes(hub, node.system(),
-          node.journals(), new JournalMirror(hub, node.journals(), node.system()).start(), nodes, config::token));
+      JournalMirror mirror = mirrors.updateAndGet(m -> m != null ? m
+          : new JournalMirror(hub, node.journals(), node.system()).start());
+      ClusterRoutes made = routes.updateAndGet(r -> r != null ? r
+          : new ClusterRoutes(hub, node.system(), node.journals(), mirror, nodes, config::token));
       SessionLog.hostOn(node.system(), new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
           node.system().dispatchers().lookup(DispatcherSelector.blocking())));
       return made.around(usual);
     });
     ownUrl.set(handle.baseUrl());
-    return handle;
+    return new Started(handle, mirrors.get());
   }
 
 }

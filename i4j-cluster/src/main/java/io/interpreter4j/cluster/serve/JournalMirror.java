@@ -35,6 +35,8 @@ public final class JournalMirror {
   private final ActorSystem<?> system;
   private final AtomicLong written = new AtomicLong();
   private final AtomicLong gaps = new AtomicLong();
+  /** Events taken from the feed and not yet written (or refused). */
+  private final AtomicLong pending = new AtomicLong();
   private final String home;
   private volatile boolean stopped;
 
@@ -49,6 +51,10 @@ public final class JournalMirror {
   /** Starts following; returns at once. */
   public JournalMirror start() {
     hub.allEvents(BUFFER)
+        .map(line -> {
+          pending.incrementAndGet();
+          return line;
+        })
         .mapAsyncPartitioned(PARALLEL, EventLine::session, (line, session) -> append(line))
         .runWith(Sink.ignore(), hub.materializer())
         .whenComplete((done, failure) -> {
@@ -66,6 +72,7 @@ public final class JournalMirror {
     return AskPattern.<ShardingEnvelope<SessionLog.Command>, SessionLog.Appended>ask(journals,
             replyTo -> new ShardingEnvelope<>(line.session(),
                 new SessionLog.Append(line.seq(), line.json(), home, replyTo)), ASK, system.scheduler())
+        .whenComplete((appended, failure) -> pending.decrementAndGet())
         .thenApply(appended -> {
           if (appended.journalSeq() == SessionLog.STALE) {
             LOG.warn("session {} moved to another node: its event {} written here was not journaled",
@@ -85,6 +92,15 @@ public final class JournalMirror {
   /** How many times the mirror fell behind and followed again. */
   public long gaps() {
     return gaps.get();
+  }
+
+  /** Waits until every event taken so far is written, or {@code within} passes. */
+  public void awaitWritten(Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (pending.get() > 0 && System.nanoTime() < deadline) {
+      java.util.concurrent.CompletableFuture.runAsync(() -> { },
+          java.util.concurrent.CompletableFuture.delayedExecutor(50, java.util.concurrent.TimeUnit.MILLISECONDS)).join();
+    }
   }
 
   public void stop() {
