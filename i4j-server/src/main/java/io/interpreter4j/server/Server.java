@@ -127,6 +127,8 @@ public final class Server extends AllDirectives {
 
   private Route route(Security security, OpenAiRoutes openAi, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
                       OpsRoutes ops, UnaryOperator<Route> around) {
+    // made once, here: the directives below may call their inner supplier per request
+    Route behindAuthentication = around.apply(concat(sessions.routes(), events.routes(), ops.routes()));
     return security.secureHeaders(() ->
         handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
             handleRejections(ApiErrors.rejectionHandler(), () ->
@@ -134,10 +136,7 @@ public final class Server extends AllDirectives {
                     ops.health(),
                     openAi.routes(),
                     dashboard.routes(),
-                    security.checkOrigin(() -> security.authenticated(() -> around.apply(concat(
-                        sessions.routes(),
-                        events.routes(),
-                        ops.routes())))))))));
+                    security.checkOrigin(() -> security.authenticated(() -> behindAuthentication)))))));
   }
 
   private static ServerBinding bind(ActorSystem<?> system, ServerConfig config, Route route) {

@@ -127,7 +127,7 @@ class ClusterFailoverTest {
     assertNoGapNoDuplicate(c, slowId, lastId(slowBefore), slowAfter);
     JsonNode lostNote = slowAfter.stream().map(Api.Sse::event)
         .filter(e -> e.path("type").asText().equals("error")).findFirst().orElseThrow();
-    assertTrue(lostNote.path("message").asText().contains("was lost"), lostNote.toString());
+    assertTrue(lostNote.path("message").asText().contains("is gone"), lostNote.toString());
     JsonNode interrupted = slowAfter.stream().map(Api.Sse::event)
         .filter(e -> e.path("type").asText().equals("turn_finished")).findFirst().orElseThrow();
     assertEquals("interrupted", interrupted.path("status").asText(), interrupted.toString());

@@ -29,18 +29,29 @@ final class ServeNode implements AutoCloseable {
   final Process process;
   final String url;
   final Path log;
+  private final Thread copier;
 
-  private ServeNode(int clusterPort, Process process, String url, Path log) {
+  private ServeNode(int clusterPort, Process process, String url, Path log, Thread copier) {
     this.clusterPort = clusterPort;
     this.process = process;
     this.url = url;
     this.log = log;
+    this.copier = copier;
   }
 
   static ServeNode start(Path folder, Path workdir, int clusterPort, String seeds, String journalUrl,
                          String journalUser, String token) throws Exception {
+    return start(folder, workdir, clusterPort, seeds, journalUrl, journalUser, token, null);
+  }
+
+  /** @param configFile the node's config file (HOCON), or null for none */
+  static ServeNode start(Path folder, Path workdir, int clusterPort, String seeds, String journalUrl,
+                         String journalUser, String token, String configFile) throws Exception {
     Path data = Files.createDirectories(folder.resolve("data"));
     Path config = Files.createDirectories(folder.resolve("config"));
+    if (configFile != null) {
+      Files.writeString(Files.createDirectories(config.resolve("interpreter4j")).resolve("config.conf"), configFile);
+    }
     Path log = folder.resolve("serve.log");
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xss512k",
@@ -54,15 +65,15 @@ final class ServeNode implements AutoCloseable {
         "I4J_TOKEN", token, "I4J_JOURNAL_PASSWORD", "unused-with-trust"));
     pb.environment().remove("I4J_MODEL");
     Process p = pb.start();
-    CompletableFuture<String> url = CompletableFuture.supplyAsync(() -> watch(p, log));
+    CompletableFuture<String> url = new CompletableFuture<>();
+    Thread copier = watch(p, log, url);
     String found = url.get(120, TimeUnit.SECONDS);
     assertTrue(found != null, "node " + clusterPort + " ended before serving: " + Files.readString(log));
-    return new ServeNode(clusterPort, p, found, log);
+    return new ServeNode(clusterPort, p, found, log, copier);
   }
 
-  /** Copies stderr to the log file; returns the URL once it is said (the copying goes on in the background). */
-  private static String watch(Process p, Path log) {
-    CompletableFuture<String> url = new CompletableFuture<>();
+  /** Copies stderr to the log file, completing {@code url} once it is said (or with null if the node ends first). */
+  private static Thread watch(Process p, Path log, CompletableFuture<String> url) {
     Thread copier = new Thread(() -> {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
            var out = Files.newBufferedWriter(log)) {
@@ -82,7 +93,24 @@ final class ServeNode implements AutoCloseable {
     }, "serve-node-log");
     copier.setDaemon(true);
     copier.start();
-    return url.join();
+    return copier;
+  }
+
+  /** SIGTERM, then waits for the node to exit; returns its exit code. */
+  int terminate() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      kill();
+      throw new AssertionError("node " + clusterPort + " did not exit within 120 s of SIGTERM");
+    }
+    copier.join(TimeUnit.SECONDS.toMillis(30)); // its last lines are in the log
+    return process.exitValue();
+  }
+
+  /** What the node wrote on stderr and stdout. */
+  String log() throws IOException {
+    Path out = log.resolveSibling("serve.out");
+    return Files.readString(log) + (Files.exists(out) ? "\n--- stdout:\n" + Files.readString(out) : "");
   }
 
   /** SIGKILL: no leaving, no hand-over. */

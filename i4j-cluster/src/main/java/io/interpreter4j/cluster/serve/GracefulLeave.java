@@ -42,6 +42,7 @@ public final class GracefulLeave {
       }
     }
     mirror.awaitWritten(DRAIN);
+    mirror.stop(); // the server's feeds end next: that is no reason to follow again
   }
 
   private static List<SessionEntry> running(SessionHub hub) {

@@ -88,8 +88,8 @@ final class SessionTakeOver implements SessionLog.Host {
     String where = lostHome == null ? "" : " (" + lostHome + ")";
     boolean running = turnWasRunning(events);
     events.add(new Event(id, seq, Instant.now(), new EventPayload.Error("the node running this session" + where
-        + " was lost; the session moved to this node with every event journaled before the loss; its "
-        + "interpreters restarted")));
+        + " is gone (it left the cluster or was lost); the session moved to this node with every event journaled "
+        + "before, and its interpreters restarted")));
     if (running) {
       events.add(new Event(id, seq + 1, Instant.now(), new EventPayload.TurnFinished(TurnStatus.INTERRUPTED, 0,
           "the node running this session" + where + " was lost; the turn was interrupted")));
