@@ -50,7 +50,7 @@ public final class ConnectionWatch {
   }
 
   /** {@code stream}, ended when the client that sent {@code request} has gone. */
-  public static <T> Source<T, NotUsed> untilClientGone(HttpRequest request, Source<T, NotUsed> stream) {
+  static <T> Source<T, NotUsed> untilClientGone(HttpRequest request, Source<T, NotUsed> stream) {
     return request.getAttribute(CLIENT_GONE).map(gone -> stream.via(gone.flow())).orElse(stream);
   }
 

@@ -19,7 +19,7 @@ import org.apache.pekko.util.ByteString;
  * {@code event:} field, so a browser's {@code EventSource.onmessage} sees every event; a {@code : keep-alive}
  * comment when nothing was sent for a while; a final {@code event: end} when the session has ended.
  */
-public final class Sse {
+final class Sse {
   static final ByteString KEEP_ALIVE = ByteString.fromString(": keep-alive\n\n");
 
   private Sse() {}
@@ -34,7 +34,7 @@ public final class Sse {
     return ByteString.fromString("event: end\ndata: {\"session\":\"" + sessionId + "\",\"reason\":\"ended\"}\n\n");
   }
 
-  public static HttpResponse response(Source<ByteString, NotUsed> frames, Duration keepAlive) {
+  static HttpResponse response(Source<ByteString, NotUsed> frames, Duration keepAlive) {
     return response(frames, keepAlive, KEEP_ALIVE);
   }
 
