@@ -1,6 +1,12 @@
 package io.interpreter4j.cli;
 
+import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.cluster.boot.ClusterNode;
+import io.interpreter4j.cluster.boot.ClusterSettings;
+import io.interpreter4j.cluster.serve.ClusterServer;
+import io.interpreter4j.cluster.serve.GracefulLeave;
 import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.QuietPekko;
 import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.Server;
 import io.interpreter4j.server.ServerConfig;
@@ -34,6 +40,22 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--allow-remote", description = "Allow listening on a non-loopback address (prints a warning).")
   boolean allowRemote;
 
+  @Option(names = "--cluster-port", paramLabel = "PORT", description = "Run as a node of a cluster: the port of its "
+      + "cluster transport (Artery TCP; the host is interpreter4j.cluster.host, default 127.0.0.1). Needs "
+      + "--seed-nodes and the PostgreSQL journal. See docs/cluster.md.")
+  Integer clusterPort;
+
+  @Option(names = "--seed-nodes", paramLabel = "HOST:PORT,...", description = "Cluster nodes to join at start, the "
+      + "same list on every node.")
+  String seedNodes;
+
+  @Option(names = "--journal-url", paramLabel = "JDBC-URL", description = "The cluster's PostgreSQL journal, "
+      + "jdbc:postgresql://HOST:PORT/DATABASE (its password: I4J_JOURNAL_PASSWORD).")
+  String journalUrl;
+
+  @Option(names = "--journal-user", paramLabel = "NAME", description = "The journal's user.")
+  String journalUser;
+
   /** Sessions kept from earlier runs are listed (stopped, read-only) as their journals are read, in the background. */
   static final int EARLIER_SESSIONS = 1000;
 
@@ -54,6 +76,24 @@ final class ServeCommand implements Callable<Integer> {
     reader.start();
   }
 
+  /** The cluster flags given, as configuration paths (over the environment and the config file). */
+  private Map<String, Object> clusterFlags() {
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    if (clusterPort != null) {
+      m.put("interpreter4j.cluster.port", clusterPort);
+    }
+    if (seedNodes != null) {
+      m.put("interpreter4j.cluster.seed-nodes", seedNodes);
+    }
+    if (journalUrl != null) {
+      m.put("interpreter4j.journal.url", journalUrl);
+    }
+    if (journalUser != null) {
+      m.put("interpreter4j.journal.user", journalUser);
+    }
+    return m;
+  }
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
@@ -61,13 +101,39 @@ final class ServeCommand implements Callable<Integer> {
     if (!launcher.autoRun()) {
       SessionLauncher.announceAutoRun(System.err); // clients may start autoRun sessions
     }
-    ActorSystem<SessionManager.Command> system = CliSession.startSystem(launcher.config);
+    ClusterSettings cluster;
+    try {
+      cluster = ClusterSettings.from(ConfigFactory.parseMap(clusterFlags()).withFallback(launcher.config));
+    } catch (IllegalArgumentException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
+    }
+    ClusterNode<SessionManager.Command> node = null;
+    ActorSystem<SessionManager.Command> system;
+    if (cluster.enabled()) {
+      try {
+        node = ClusterNode.start(cluster, QuietPekko.CONFIG.withFallback(launcher.config), SessionManager.create(),
+            true);
+      } catch (IllegalStateException e) {
+        throw new ModelFactory.UsageException(e.getMessage());
+      }
+      system = node.system();
+      System.err.println("i4j: cluster node " + cluster.self() + ", joining " + String.join(",", cluster.seedNodes())
+          + "; journal " + cluster.journalUrl());
+    } else {
+      system = CliSession.startSystem(launcher.config);
+    }
     ServerHandle server;
+    ClusterServer.Started clustered = null;
     try {
       HostInfo hostInfo = CliSession.host(launcher.settings, env);
       ServerConfig config = ServerConfig.defaults().withHost(host).withPort(port).withAllowRemote(allowRemote)
           .withToken(ServerConfig.tokenFrom(env));
-      server = Server.start(system, config, launcher.settings, launcher.models(options, system), hostInfo);
+      if (node == null) {
+        server = Server.start(system, config, launcher.settings, launcher.models(options, system), hostInfo);
+      } else {
+        clustered = ClusterServer.start(node, config, launcher.settings, launcher.models(options, system), hostInfo);
+        server = clustered.handle();
+      }
     } catch (IllegalArgumentException e) {
       system.terminate();
       throw new ModelFactory.UsageException(e.getMessage());
@@ -82,6 +148,9 @@ final class ServeCommand implements Callable<Integer> {
     Signal.handle(new Signal("INT"), sig -> stop.countDown());
     Signal.handle(new Signal("TERM"), sig -> stop.countDown());
     stop.await();
+    if (clustered != null) {
+      GracefulLeave.run(server.hub(), clustered.mirror(), cluster.leaveGrace(), System.err);
+    }
     System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());
     server.stop();
     system.terminate();

@@ -27,7 +27,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -67,6 +69,17 @@ public final class Server extends AllDirectives {
    */
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
                                    Settings baseSettings, Function<String, ModelProvider> models, HostInfo host) {
+    return start(system, config, baseSettings, models, host, (hub, usual) -> usual);
+  }
+
+  /**
+   * As {@link #start(ActorSystem, ServerConfig, Settings, Function, HostInfo)}, with the routes behind authentication
+   * given to {@code around}, which returns those to serve instead (cluster mode puts its own in front: answers for
+   * the sessions of other nodes, the whole cluster's list).
+   */
+  public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
+                                   Settings baseSettings, Function<String, ModelProvider> models, HostInfo host,
+                                   BiFunction<SessionHub, Route, Route> around) {
     if (!Security.isLoopback(config.host())) {
       if (!config.allowRemote()) {
         throw new IllegalArgumentException("binding to " + config.host() + " needs --allow-remote");
@@ -92,7 +105,7 @@ public final class Server extends AllDirectives {
         new DashboardRoutes(security),
         new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
-        new OpsRoutes(hub));
+        new OpsRoutes(hub), usual -> around.apply(hub, usual));
 
     ServerBinding binding;
     try {
@@ -113,7 +126,9 @@ public final class Server extends AllDirectives {
   }
 
   private Route route(Security security, OpenAiRoutes openAi, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
-                      OpsRoutes ops) {
+                      OpsRoutes ops, UnaryOperator<Route> around) {
+    // made once, here: the directives below may call their inner supplier per request
+    Route behindAuthentication = around.apply(concat(sessions.routes(), events.routes(), ops.routes()));
     return security.secureHeaders(() ->
         handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
             handleRejections(ApiErrors.rejectionHandler(), () ->
@@ -121,10 +136,7 @@ public final class Server extends AllDirectives {
                     ops.health(),
                     openAi.routes(),
                     dashboard.routes(),
-                    security.checkOrigin(() -> security.authenticated(() -> concat(
-                        sessions.routes(),
-                        events.routes(),
-                        ops.routes()))))))));
+                    security.checkOrigin(() -> security.authenticated(() -> behindAuthentication)))))));
   }
 
   private static ServerBinding bind(ActorSystem<?> system, ServerConfig config, Route route) {

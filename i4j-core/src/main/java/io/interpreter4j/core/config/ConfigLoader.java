@@ -30,7 +30,13 @@ public final class ConfigLoader {
       Map.entry("I4J_MAX_OUTPUT", "interpreter4j.execution.max-output"),
       Map.entry("I4J_MAX_ITERATIONS", "interpreter4j.healing.max-iterations"),
       Map.entry("I4J_PYTHON", "interpreter4j.execution.python"),
-      Map.entry("I4J_VISION", "interpreter4j.vision.mode"));
+      Map.entry("I4J_VISION", "interpreter4j.vision.mode"),
+      Map.entry("I4J_CLUSTER_HOST", "interpreter4j.cluster.host"),
+      Map.entry("I4J_CLUSTER_PORT", "interpreter4j.cluster.port"),
+      Map.entry("I4J_SEED_NODES", "interpreter4j.cluster.seed-nodes"),
+      Map.entry("I4J_JOURNAL_URL", "interpreter4j.journal.url"),
+      Map.entry("I4J_JOURNAL_USER", "interpreter4j.journal.user"),
+      Map.entry("I4J_JOURNAL_PASSWORD", "interpreter4j.journal.password"));
 
   private ConfigLoader() {}
 

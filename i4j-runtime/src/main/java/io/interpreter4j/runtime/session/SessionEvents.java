@@ -49,7 +49,55 @@ public final class SessionEvents implements AutoCloseable {
     this.clock = clock;
     this.redactor = redactor;
     Files.createDirectories(journalFile.getParent());
+    this.seq = lastSeqIn(journalFile);
+    this.spoken = seq > 0;
     this.journal = Files.newOutputStream(journalFile, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    if (seq > 0 && !endsWithNewline(journalFile)) {
+      journal.write('\n'); // the next event starts its own line after one cut short
+    }
+  }
+
+  private static boolean endsWithNewline(Path file) throws IOException {
+    try (var channel = Files.newByteChannel(file)) {
+      java.nio.ByteBuffer last = java.nio.ByteBuffer.allocate(1);
+      channel.position(channel.size() - 1);
+      channel.read(last);
+      return last.get(0) == '\n';
+    }
+  }
+
+  /** How far the journal reads back for its last event: one event line is far shorter (outputs are spooled). */
+  private static final int TAIL_BYTES = 256 * 1024;
+
+  /**
+   * The seq of the last whole event in an existing journal, 0 for none: a session that continues a journal (in a
+   * cluster, on the node that took it over after its node was lost) numbers on from there, so that event ids stay
+   * one sequence with no gap and no duplicate.
+   */
+  static long lastSeqIn(Path journalFile) throws IOException {
+    if (!Files.isRegularFile(journalFile) || Files.size(journalFile) == 0) {
+      return 0;
+    }
+    byte[] tail;
+    try (var channel = Files.newByteChannel(journalFile)) {
+      long size = channel.size();
+      long from = Math.max(0, size - TAIL_BYTES);
+      channel.position(from);
+      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate((int) (size - from));
+      while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+        // read the whole tail
+      }
+      tail = buffer.array();
+    }
+    String[] lines = new String(tail, StandardCharsets.UTF_8).split("\n");
+    for (int i = lines.length - 1; i >= 0; i--) {
+      try {
+        return EventCodec.fromJson(lines[i]).seq();
+      } catch (RuntimeException e) {
+        // a line cut short by a crash (or the first, cut by the tail's start): the one before
+      }
+    }
+    return 0;
   }
 
   public Path journalFile() {

@@ -48,4 +48,23 @@ class SessionEventsTest {
     events.closeAndForgetIfSilent();
     assertEquals(2, Files.readAllLines(events.journalFile()).size(), "i4j mcp's and the Java API's blocks stay");
   }
+
+  @Test
+  void aJournalThatIsContinuedNumbersOnFromItsLastWholeEvent() throws Exception {
+    SessionEvents first = started("s4");
+    first.publish(new EventPayload.UserMessage("hello"));
+    first.publish(new EventPayload.AssistantDelta("not journaled"));
+    first.close();
+    Files.writeString(first.journalFile(), "{\"session\":\"s4\",\"seq\":9,\"ty", java.nio.file.StandardOpenOption.APPEND);
+    SessionEvents again = new SessionEvents("s4", first.journalFile(), Clock.systemUTC(),
+        SecretRedactor.fromEnvironment(java.util.Map.of()));
+    assertEquals(2, again.lastSeq(), "the line cut short is not counted; the unjournaled delta (3) is not known");
+    assertEquals(3, again.publish(new EventPayload.UserMessage("again")).seq());
+    again.closeAndForgetIfSilent();
+    assertTrue(Files.exists(again.journalFile()), "a continued journal is kept");
+    List<String> lines = Files.readAllLines(again.journalFile());
+    assertEquals(4, lines.size());
+    assertTrue(lines.get(3).contains("\"again\""), "the new event on a line of its own: " + lines);
+    assertEquals(0, new SessionEvents("s5", tmp.resolve("sessions/s5/events.jsonl"), Clock.systemUTC()).lastSeq());
+  }
 }

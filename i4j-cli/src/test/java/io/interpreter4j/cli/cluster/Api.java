@@ -1,0 +1,110 @@
+package io.interpreter4j.cli.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.interpreter4j.core.event.EventCodec;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/** The HTTP API of a node, as a client uses it: JSON calls and event streams, with the token. */
+final class Api {
+  /** One event read from a stream: its SSE id and its JSON. */
+  record Sse(long id, JsonNode event) {}
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final String token;
+
+  Api(String token) {
+    this.token = token;
+  }
+
+  HttpResponse<String> send(String method, String url, String json) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        .header("Authorization", "Bearer " + token);
+    if (json != null) {
+      b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+    } else {
+      b.method(method, HttpRequest.BodyPublishers.noBody());
+    }
+    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  JsonNode json(String method, String url, String body, int expected) throws Exception {
+    HttpResponse<String> r = send(method, url, body);
+    if (r.statusCode() != expected) {
+      throw new AssertionError(method + " " + url + ": " + r.statusCode() + " " + r.body());
+    }
+    return EventCodec.mapper().readTree(r.body());
+  }
+
+  /**
+   * Reads the event stream of a session from {@code lastEventId} (null: the start) until an event matches
+   * {@code until}; fails when the stream ends first or {@code within} passes.
+   */
+  List<Sse> events(String url, String session, Long lastEventId, Predicate<List<Sse>> until, Duration within)
+      throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + "/api/sessions/" + session + "/events"))
+        .header("Authorization", "Bearer " + token);
+    if (lastEventId != null) {
+      b.header("Last-Event-ID", Long.toString(lastEventId));
+    }
+    HttpResponse<InputStream> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    if (r.statusCode() != 200) {
+      throw new AssertionError("events of " + session + " at " + url + ": " + r.statusCode() + " "
+          + new String(r.body().readAllBytes(), StandardCharsets.UTF_8));
+    }
+    List<Sse> seen = new ArrayList<>();
+    CompletableFuture<Boolean> done = CompletableFuture.supplyAsync(() -> {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+        long id = -1;
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          if (line.startsWith("id: ")) {
+            id = Long.parseLong(line.substring(4));
+          } else if (line.startsWith("data: ") && id >= 0) {
+            synchronized (seen) {
+              seen.add(new Sse(id, EventCodec.mapper().readTree(line.substring(6))));
+              if (until.test(seen)) {
+                return true;
+              }
+            }
+            id = -1;
+          }
+        }
+        return false;
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    try {
+      boolean reached = done.get(within.toSeconds(), TimeUnit.SECONDS);
+      if (!reached) {
+        throw new AssertionError("the event stream of " + session + " at " + url + " ended early: " + types(seen));
+      }
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("the event stream of " + session + " at " + url + " did not reach its end within "
+          + within + ": " + types(seen));
+    } finally {
+      r.body().close();
+    }
+    synchronized (seen) {
+      return List.copyOf(seen);
+    }
+  }
+
+  static List<String> types(List<Sse> events) {
+    synchronized (events) {
+      return events.stream().map(e -> e.id() + ":" + e.event().path("type").asText()).toList();
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package io.interpreter4j.cluster.journal;
+
+import io.interpreter4j.cluster.ClusterMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
+import org.apache.pekko.persistence.typed.javadsl.Effect;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+
+/**
+ * One session in cluster mode: a sharded entity (entity id = session id), event-sourced into PostgreSQL by Pekko
+ * Persistence JDBC. It holds the session's journaled events (written by the node the session runs on, its
+ * <em>home</em>), the request it was made with, and decides where the session runs: at its home while that node is a
+ * member of the cluster; once the home has been downed and removed, here, on the node holding this entity, by the
+ * node's {@link Host} (which rebuilds the session from the journal). Being the one writer of that decision, it never
+ * lets a session run on two nodes at once. Appends are idempotent by the session's event number.
+ */
+public final class SessionLog
+    extends EventSourcedBehavior<SessionLog.Command, SessionLog.Recorded, SessionLog.State> {
+
+  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "session");
+  /** Prefix of every session's persistence id: {@code session|ID}. */
+  public static final String PERSISTENCE_TYPE = "session";
+
+  public interface Command extends ClusterMessage {}
+
+  /** Journals the session's event number {@code seq} (its JSON line), written at {@code home}, unless it has it. */
+  public record Append(long seq, String json, String home, ActorRef<Appended> replyTo) implements Command {}
+
+  /**
+   * @param journalSeq the event's sequence number in the journal; -1 for an event it had already, {@link #STALE}
+   *                   for one from a node the session has moved away from
+   */
+  public record Appended(long seq, long journalSeq) implements ClusterMessage {}
+
+  public static final long STALE = -2;
+
+  /** What the session was made with that its events do not say, and the node it was made on; replies once kept. */
+  public record SetRequest(Request request, String home, ActorRef<Done> replyTo) implements Command {}
+
+  public record GetLast(ActorRef<Last> replyTo) implements Command {}
+
+  /** The last event journaled, and the node (its cluster address) holding this entity. */
+  public record Last(long seq, long journalSeq, String node) implements ClusterMessage {}
+
+  /** Where the session runs now; taken over here first if its home is gone. {@code home} null: no such session. */
+  public record Where(ActorRef<Location> replyTo) implements Command {}
+
+  /** @param error why the session could not be taken over, or null */
+  public record Location(String home, long seq, String error) implements ClusterMessage {}
+
+  private record TookOver(String error) implements Command {}
+
+  /** autoRun and maxIterations (null: the server's) of the request that made the session. */
+  public record Request(boolean autoRun, Integer maxIterations) implements ClusterMessage {}
+
+  /** Persisted events. */
+  public interface Recorded extends ClusterMessage {}
+
+  /** One of the session's events: its number, its JSON line, and the node that wrote it. */
+  public record EventRecorded(long seq, String json, String home) implements Recorded {}
+
+  public record RequestRecorded(Request request, String home) implements Recorded {}
+
+  /** The session moved: it runs at {@code home} from now on. */
+  public record Moved(String home) implements Recorded {}
+
+  public record State(long seq, long journalSeq, String home, Request request) {}
+
+  /** Rebuilds a session on this node from its journal (the server of a cluster node). */
+  public interface Host {
+    /** Completes when the session runs here; fails with a message for a person. */
+    CompletionStage<Void> takeOver(String sessionId, Request request, String lostHome);
+  }
+
+  private static final Map<ActorSystem<?>, Host> HOSTS = new ConcurrentHashMap<>();
+
+  /** Starts the shard region of sessions on this node; returns what to send {@link Command}s to. */
+  public static ActorRef<ShardingEnvelope<Command>> init(ActorSystem<?> system) {
+    return ClusterSharding.get(system).init(Entity.of(TYPE_KEY, ctx -> create(ctx.getEntityId())));
+  }
+
+  /** Who takes sessions over on this node; without one, a session whose home is gone cannot be taken over here. */
+  public static void hostOn(ActorSystem<?> system, Host host) {
+    HOSTS.put(system, host);
+  }
+
+  public static PersistenceId persistenceId(String sessionId) {
+    return PersistenceId.of(PERSISTENCE_TYPE, sessionId);
+  }
+
+  public static Behavior<Command> create(String sessionId) {
+    return Behaviors.setup(ctx -> new SessionLog(ctx, sessionId));
+  }
+
+  private final ActorContext<Command> context;
+  private final String sessionId;
+  private final String self;
+  /** Who asked {@link Where} while the session is being taken over. */
+  private final List<ActorRef<Location>> waiting = new ArrayList<>();
+
+  private SessionLog(ActorContext<Command> context, String sessionId) {
+    super(persistenceId(sessionId));
+    this.context = context;
+    this.sessionId = sessionId;
+    this.self = Cluster.get(context.getSystem()).selfMember().address().toString();
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(0, 0, null, null);
+  }
+
+  @Override
+  public CommandHandler<Command, Recorded, State> commandHandler() {
+    return newCommandHandlerBuilder().forAnyState()
+        .onCommand(Append.class, this::onAppend)
+        .onCommand(SetRequest.class, (state, m) -> Effect().persist(new RequestRecorded(m.request(), m.home()))
+            .thenRun(after -> m.replyTo().tell(Done.getInstance())))
+        .onCommand(GetLast.class, (state, m) -> {
+          m.replyTo().tell(new Last(state.seq(), state.journalSeq(), self));
+          return Effect().none();
+        })
+        .onCommand(Where.class, this::onWhere)
+        .onCommand(TookOver.class, this::onTookOver)
+        .build();
+  }
+
+  private Effect<Recorded, State> onAppend(State state, Append m) {
+    if (m.seq() <= state.seq()) {
+      m.replyTo().tell(new Appended(m.seq(), -1)); // a resend: journaled already
+      return Effect().none();
+    }
+    if (state.home() != null && !state.home().equals(m.home())) {
+      m.replyTo().tell(new Appended(m.seq(), STALE)); // the session moved away from that writer's node
+      return Effect().none();
+    }
+    return Effect().persist(new EventRecorded(m.seq(), m.json(), m.home()))
+        .thenRun(after -> m.replyTo().tell(new Appended(after.seq(), after.journalSeq())));
+  }
+
+  private Effect<Recorded, State> onWhere(State state, Where m) {
+    if (state.home() == null) {
+      m.replyTo().tell(new Location(null, 0, null));
+      return Effect().none();
+    }
+    if (!waiting.isEmpty()) {
+      waiting.add(m.replyTo()); // a take-over is under way
+      return Effect().none();
+    }
+    if (state.home() != null && (state.home().equals(self) || isMember(state.home()))) {
+      m.replyTo().tell(new Location(state.home(), state.seq(), null));
+      return Effect().none();
+    }
+    Host host = HOSTS.get(context.getSystem());
+    if (host == null) {
+      m.replyTo().tell(new Location(null, state.seq(), "no server on " + self + " to take the session over"));
+      return Effect().none();
+    }
+    waiting.add(m.replyTo());
+    String lost = state.home();
+    Request request = state.request() == null ? new Request(false, null) : state.request();
+    return Effect().persist(new Moved(self)).thenRun(after -> context.pipeToSelf(
+        host.takeOver(sessionId, request, lost),
+        (ok, failure) -> new TookOver(failure == null ? null : String.valueOf(
+            failure.getCause() == null ? failure.getMessage() : failure.getCause().getMessage()))));
+  }
+
+
+  private Effect<Recorded, State> onTookOver(State state, TookOver m) {
+    for (ActorRef<Location> replyTo : waiting) {
+      replyTo.tell(new Location(m.error() == null ? self : null, state.seq(), m.error()));
+    }
+    waiting.clear();
+    return Effect().none();
+  }
+
+  /** Whether the node at {@code address} is a member that has not been downed or removed. */
+  private boolean isMember(String address) {
+    for (Member member : Cluster.get(context.getSystem()).state().getMembers()) {
+      if (member.address().toString().equals(address)) {
+        MemberStatus s = member.status();
+        return !(s.equals(MemberStatus.down()) || s.equals(MemberStatus.removed()));
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public EventHandler<State, Recorded> eventHandler() {
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(EventRecorded.class, (state, e) -> new State(e.seq(), state.journalSeq() + 1,
+            state.home() == null ? e.home() : state.home(), state.request()))
+        .onEvent(RequestRecorded.class, (state, e) -> new State(state.seq(), state.journalSeq() + 1,
+            state.home() == null ? e.home() : state.home(), e.request()))
+        .onEvent(Moved.class, (state, e) -> new State(state.seq(), state.journalSeq() + 1, e.home(), state.request()))
+        .build();
+  }
+}

@@ -1,0 +1,269 @@
+package io.interpreter4j.cluster.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.cluster.journal.SessionLog;
+import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.server.hub.SessionHub;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.sharding.ShardRegion;
+import org.apache.pekko.cluster.sharding.typed.GetShardRegionState;
+import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpEntity;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpMethods;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * What a cluster node answers beyond a single server, in front of the usual routes:
+ * <ul>
+ *   <li>{@code /api/sessions/{id}/...} of a session running on another node is passed on to that node (request
+ *   and response streamed through, event streams included); a session whose node is gone is first taken over here
+ *   or elsewhere ({@link SessionLog.Where});
+ *   <li>{@code GET /api/sessions} lists the whole cluster's sessions, each with its {@code node};
+ *   <li>{@code POST /api/sessions} also keeps, in the session's journal, what the request said that its events do
+ *   not (autoRun, maxIterations), before answering;
+ *   <li>{@code GET /api/cluster}: the members as this node sees them; {@code GET /metrics} adds cluster gauges.
+ * </ul>
+ * A request passed on carries {@value #FORWARDED}, and the node receiving it answers it itself.
+ */
+public final class ClusterRoutes extends AllDirectives {
+  static final String FORWARDED = "X-I4J-Forwarded";
+  private static final Duration ASK = Duration.ofSeconds(30);
+  private static final Duration BODY = Duration.ofSeconds(10);
+
+  private final SessionHub hub;
+  private final ActorSystem<?> system;
+  private final ActorRef<ShardingEnvelope<SessionLog.Command>> sessions;
+  private final JournalMirror mirror;
+  private final Map<String, String> nodes;
+  private final Supplier<String> token;
+  private final String self;
+
+  /**
+   * @param nodes cluster address to HTTP base URL of every node ({@link NodeDirectory})
+   * @param token the API token, the same on every node
+   */
+  public ClusterRoutes(SessionHub hub, ActorSystem<?> system, ActorRef<ShardingEnvelope<SessionLog.Command>> sessions,
+                       JournalMirror mirror, Map<String, String> nodes, Supplier<String> token) {
+    this.hub = hub;
+    this.system = system;
+    this.sessions = sessions;
+    this.mirror = mirror;
+    this.nodes = nodes;
+    this.token = token;
+    this.self = Cluster.get(system).selfMember().address().toString();
+  }
+
+  /** The cluster's routes in front of {@code usual}. */
+  public Route around(Route usual) {
+    return concat(
+        // before any path is matched: the usual routes get the request as it came
+        post(() -> extractUri(uri -> !uri.path().equals("/api/sessions") ? reject()
+            : extractStrictEntity(BODY, body -> mapRouteResultFuture(
+                result -> result.thenCompose(r -> keepRequest(body, r)), () -> usual)))),
+        path("metrics", () -> get(() -> onSuccess(shardState(), state -> complete(HttpResponse.create()
+            .withEntity(HttpEntities.create(ContentTypes.TEXT_PLAIN_UTF8, hub.metricsText() + gauges(state))))))),
+        pathPrefix("api", () -> concat(
+            path("cluster", () -> get(() -> complete(HttpResponse.create().withEntity(
+                HttpEntities.create(ContentTypes.APPLICATION_JSON, members().toString()))))),
+            path("sessions", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
+                ? reject()
+                : onSuccess(clusterList(), list -> complete(HttpResponse.create()
+                    .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, list.toString()))))))),
+            pathPrefix(PathMatchers.segment("sessions").slash(PathMatchers.segment()), id ->
+                optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
+                    || hub.find(id).map(e -> !e.ended()).orElse(false) ? reject()
+                    : extractRequest(request -> onSuccess(where(id), at -> passOn(request, id, at))))))),
+        usual);
+  }
+
+  private Route passOn(HttpRequest request, String id, SessionLog.Location at) {
+    if (at.home() == null && at.error() != null) {
+      return complete(StatusCodes.SERVICE_UNAVAILABLE, "{\"error\":\"session '" + id + "' cannot be started on "
+          + "another node yet: " + at.error().replace("\"", "'") + "; try again\"}");
+    }
+    if (at.home() == null || at.home().equals(self)) {
+      return reject(); // none such (the usual 404), or it runs here now
+    }
+    String url = nodes.get(at.home());
+    if (url == null) {
+      return complete(StatusCodes.SERVICE_UNAVAILABLE, "{\"error\":\"session '" + id + "' runs on " + at.home()
+          + ", whose HTTP address is not known here yet; try again\"}");
+    }
+    return completeWithFuture(Http.get(system).singleRequest(forward(request, url)));
+  }
+
+  /** The request as sent to {@code url}: the same method, path, query and body, this node's token, no Origin. */
+  private HttpRequest forward(HttpRequest request, String url) {
+    String target = url + request.getUri().getPathString()
+        + request.getUri().rawQueryString().map(q -> "?" + q).orElse("");
+    List<HttpHeader> headers = new ArrayList<>();
+    for (HttpHeader h : request.getHeaders()) {
+      String name = h.lowercaseName();
+      if (!List.of("host", "origin", "cookie", "authorization", "timeout-access", "connection", "content-length",
+          "content-type", "remote-address", "transfer-encoding").contains(name)) {
+        headers.add(h);
+      }
+    }
+    headers.add(RawHeader.create("Authorization", "Bearer " + token.get()));
+    headers.add(RawHeader.create(FORWARDED, self));
+    return HttpRequest.create(target).withMethod(request.method()).addHeaders(headers).withEntity(request.entity());
+  }
+
+  private CompletionStage<SessionLog.Location> where(String id) {
+    return AskPattern.ask(sessions, replyTo -> new ShardingEnvelope<>(id, new SessionLog.Where(replyTo)), ASK,
+        system.scheduler());
+  }
+
+  /** After a 201 of {@code POST /api/sessions}: keeps autoRun and maxIterations in the new session's journal. */
+  private CompletionStage<org.apache.pekko.http.javadsl.server.RouteResult> keepRequest(
+      HttpEntity.Strict body, org.apache.pekko.http.javadsl.server.RouteResult result) {
+    if (!(result instanceof org.apache.pekko.http.scaladsl.server.RouteResult.Complete complete)
+        || complete.getResponse().status().intValue() != 201) {
+      return CompletableFuture.completedFuture(result);
+    }
+    String id = complete.getResponse().getHeader("Location").map(h -> h.value())
+        .map(v -> v.substring(v.lastIndexOf('/') + 1)).orElse(null);
+    if (id == null) {
+      return CompletableFuture.completedFuture(result);
+    }
+    SessionLog.Request request;
+    try {
+      JsonNode json = EventCodec.mapper().readTree(body.getData().utf8String());
+      request = new SessionLog.Request(json.path("autoRun").asBoolean(false),
+          json.hasNonNull("maxIterations") ? json.get("maxIterations").asInt() : null);
+    } catch (IOException e) {
+      request = new SessionLog.Request(false, null);
+    }
+    SessionLog.Request kept = request;
+    return AskPattern.<ShardingEnvelope<SessionLog.Command>, Done>ask(sessions,
+            replyTo -> new ShardingEnvelope<>(id, new SessionLog.SetRequest(kept, self, replyTo)), ASK,
+            system.scheduler())
+        .thenApply(done -> result);
+  }
+
+  /** Every node's {@code GET /api/sessions}, each session with its node, newest first. */
+  private CompletionStage<ObjectNode> clusterList() {
+    List<CompletableFuture<List<JsonNode>>> parts = new ArrayList<>();
+    for (Map.Entry<String, String> node : Map.copyOf(nodes).entrySet()) {
+      HttpRequest ask = HttpRequest.create(node.getValue() + "/api/sessions").withMethod(HttpMethods.GET)
+          .addHeaders(List.of(RawHeader.create("Authorization", "Bearer " + token.get()),
+              RawHeader.create(FORWARDED, self)));
+      parts.add(Http.get(system).singleRequest(ask)
+          .thenCompose(r -> r.entity().toStrict(ASK.toMillis(), system))
+          .thenApply(strict -> {
+            List<JsonNode> out = new ArrayList<>();
+            try {
+              for (JsonNode s : EventCodec.mapper().readTree(strict.getData().utf8String()).path("sessions")) {
+                ((ObjectNode) s).put("node", node.getKey());
+                out.add(s);
+              }
+            } catch (IOException e) {
+              // a node that did not answer with a list: its sessions are left out of this one
+            }
+            return out;
+          })
+          .exceptionally(failure -> List.of())
+          .toCompletableFuture());
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(all -> {
+      List<JsonNode> merged = new ArrayList<>();
+      parts.forEach(p -> merged.addAll(p.join()));
+      // a session that moved is listed by its old node too (stopped there): the live one wins
+      Map<String, JsonNode> byId = new java.util.LinkedHashMap<>();
+      for (JsonNode s : merged) {
+        String id = s.path("id").asText();
+        JsonNode before = byId.get(id);
+        if (before == null || (isStopped(before) && !isStopped(s))) {
+          byId.put(id, s);
+        }
+      }
+      ObjectNode out = EventCodec.mapper().createObjectNode();
+      ArrayNode list = out.putArray("sessions");
+      byId.values().stream().sorted(Comparator.comparing((JsonNode s) -> s.path("id").asText()).reversed())
+          .forEach(list::add);
+      return out;
+    });
+  }
+
+  private static boolean isStopped(JsonNode session) {
+    return session.path("stopped").asBoolean(false);
+  }
+
+  private CompletionStage<ShardRegion.CurrentShardRegionState> shardState() {
+    return AskPattern.ask(ClusterSharding.get(system).shardState(),
+        replyTo -> new GetShardRegionState(SessionLog.TYPE_KEY, replyTo), ASK, system.scheduler());
+  }
+
+  private ObjectNode members() {
+    var state = Cluster.get(system).state();
+    ObjectNode n = EventCodec.mapper().createObjectNode();
+    n.put("self", self);
+    ArrayNode all = n.putArray("members");
+    for (Member m : state.getMembers()) {
+      ObjectNode o = all.addObject();
+      o.put("address", m.address().toString());
+      o.put("status", m.status().toString());
+      o.put("reachable", !state.getUnreachable().contains(m));
+      o.put("url", nodes.get(m.address().toString()));
+    }
+    n.put("leader", state.getLeader() == null ? null : state.getLeader().toString());
+    return n;
+  }
+
+  /** The cluster gauges, in the Prometheus text format, after the server's own. */
+  private String gauges(ShardRegion.CurrentShardRegionState state) {
+    var cluster = Cluster.get(system).state();
+    long members = java.util.stream.StreamSupport.stream(cluster.getMembers().spliterator(), false).count();
+    long liveHere = hub.all().stream().filter(e -> !e.ended()).count();
+    long entitiesHere = state.getShards().stream().mapToLong(s -> s.getEntityIds().size()).sum();
+    String node = "{node=\"" + self + "\"} ";
+    return "# HELP i4j_cluster_members Members of the cluster as this node sees them.\n"
+        + "# TYPE i4j_cluster_members gauge\n"
+        + "i4j_cluster_members " + members + "\n"
+        + "# HELP i4j_cluster_unreachable_members Members this node cannot reach.\n"
+        + "# TYPE i4j_cluster_unreachable_members gauge\n"
+        + "i4j_cluster_unreachable_members " + cluster.getUnreachable().size() + "\n"
+        + "# HELP i4j_cluster_shards Shards of sessions held by this node.\n"
+        + "# TYPE i4j_cluster_shards gauge\n"
+        + "i4j_cluster_shards" + node + state.getShards().size() + "\n"
+        + "# HELP i4j_cluster_session_entities Sharded session entities (journals) held by this node.\n"
+        + "# TYPE i4j_cluster_session_entities gauge\n"
+        + "i4j_cluster_session_entities" + node + entitiesHere + "\n"
+        + "# HELP i4j_cluster_sessions Live sessions running on this node.\n"
+        + "# TYPE i4j_cluster_sessions gauge\n"
+        + "i4j_cluster_sessions" + node + liveHere + "\n"
+        + "# HELP i4j_cluster_journal_events_written Events written into the PostgreSQL journal by this node.\n"
+        + "# TYPE i4j_cluster_journal_events_written counter\n"
+        + "i4j_cluster_journal_events_written " + mirror.written() + "\n"
+        + "# HELP i4j_cluster_journal_gaps Times the copy into the journal fell behind and followed again.\n"
+        + "# TYPE i4j_cluster_journal_gaps counter\n"
+        + "i4j_cluster_journal_gaps " + mirror.gaps() + "\n";
+  }
+}
