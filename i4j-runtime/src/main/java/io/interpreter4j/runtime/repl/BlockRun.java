@@ -133,12 +133,12 @@ final class BlockRun {
     while (true) {
       emit(stream, text, replies);
       List<MarkerScanner.ImageLine> shown = scanner.takeImages();
-      int oversized = scanner.takeOversized();
-      if (shown.isEmpty() && oversized == 0) {
+      int dropped = scanner.takeDropped();
+      if (shown.isEmpty() && dropped == 0) {
         break;
       }
       shown.forEach(line -> image(line, replies));
-      for (int i = 0; i < oversized; i++) {
+      for (int i = 0; i < dropped; i++) {
         images.dropOne();
       }
       text = scanner.feed(""); // what came after the image line, in order
