@@ -1,0 +1,43 @@
+package io.interpreter4j.cli.render.inline;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code --inline-images on|off|auto} (config {@code interpreter4j.terminal.inline-images}): whether images a block
+ * shows are drawn in the terminal, under their {@code image WxH · PATH} line.
+ */
+public enum InlineImageMode {
+  /** Always: the detected protocol, or sixel (the most widely supported) when none is detected. */
+  ON,
+  /** Never. */
+  OFF,
+  /** When stdout is a terminal and {@link TerminalGraphics} recognises it. */
+  AUTO;
+
+  public static InlineImageMode of(String text) {
+    for (InlineImageMode mode : values()) {
+      if (mode.name().equalsIgnoreCase(text == null ? "" : text.strip())) {
+        return mode;
+      }
+    }
+    throw new IllegalArgumentException("inline images must be on, off or auto, not '" + text + "'");
+  }
+
+  /** The protocol to draw with, or null for none. */
+  public ImageProtocol protocol(boolean stdoutIsTerminal, Map<String, String> env) {
+    return switch (this) {
+      case OFF -> null;
+      case AUTO -> stdoutIsTerminal ? TerminalGraphics.detect(env) : null;
+      case ON -> {
+        ImageProtocol detected = TerminalGraphics.detect(env);
+        yield detected != null ? detected : ImageProtocol.SIXEL;
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
