@@ -15,6 +15,21 @@ public enum InlineImageMode {
   /** When stdout is a terminal and {@link TerminalGraphics} recognises it. */
   AUTO;
 
+  /** Where the mode is configured; {@code --inline-images} sets it. */
+  public static final String CONFIG_PATH = "interpreter4j.terminal.inline-images";
+
+  /** The configured mode; IllegalArgumentException naming the key when its value is none of the three. */
+  public static InlineImageMode from(com.typesafe.config.Config config) {
+    if (!config.hasPath(CONFIG_PATH)) {
+      return AUTO;
+    }
+    try {
+      return of(config.getString(CONFIG_PATH));
+    } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+      throw new IllegalArgumentException(CONFIG_PATH + ": " + e.getMessage());
+    }
+  }
+
   public static InlineImageMode of(String text) {
     for (InlineImageMode mode : values()) {
       if (mode.name().equalsIgnoreCase(text == null ? "" : text.strip())) {

@@ -15,31 +15,36 @@ public final class TerminalGraphics {
 
   private TerminalGraphics() {}
 
-  /** The protocol, or null when the terminal is not one known to draw pictures. */
+  /** The protocol, or null when the terminal is not one known to draw pictures. An empty variable counts as unset. */
   public static ImageProtocol detect(Map<String, String> env) {
-    String term = env.getOrDefault("TERM", "");
-    String program = env.getOrDefault("TERM_PROGRAM", "");
-    if (term.equals("dumb") || env.containsKey("TMUX") || term.startsWith("screen") || term.startsWith("tmux")) {
+    String term = value(env, "TERM");
+    String program = value(env, "TERM_PROGRAM");
+    if (term.equals("dumb") || !value(env, "TMUX").isEmpty() || term.startsWith("screen") || term.startsWith("tmux")) {
       return null;
     }
-    if (env.containsKey("KITTY_WINDOW_ID") || term.equals("xterm-kitty") || program.equals("ghostty")
+    if (!value(env, "KITTY_WINDOW_ID").isEmpty() || term.equals("xterm-kitty") || program.equals("ghostty")
         || term.equals("xterm-ghostty")) {
       return ImageProtocol.KITTY;
     }
-    if (program.equals("iTerm.app") || "iTerm2".equals(env.get("LC_TERMINAL")) || program.equals("WezTerm")
+    if (program.equals("iTerm.app") || value(env, "LC_TERMINAL").equals("iTerm2") || program.equals("WezTerm")
         || program.equals("mintty")) {
       return ImageProtocol.ITERM2;
     }
-    if (SIXEL_TERMS.contains(term) || term.contains("sixel") || konsoleWithSixel(env.get("KONSOLE_VERSION"))) {
+    if (SIXEL_TERMS.contains(term) || term.contains("sixel") || konsoleWithSixel(value(env, "KONSOLE_VERSION"))) {
       return ImageProtocol.SIXEL;
     }
     return null;
   }
 
+  private static String value(Map<String, String> env, String name) {
+    String v = env.get(name);
+    return v == null ? "" : v.strip();
+  }
+
   /** Konsole draws sixel since 22.04 ({@code KONSOLE_VERSION=220400}). */
   private static boolean konsoleWithSixel(String version) {
     try {
-      return version != null && Integer.parseInt(version.strip()) >= 220400;
+      return !version.isEmpty() && Integer.parseInt(version) >= 220400;
     } catch (NumberFormatException e) {
       return false;
     }

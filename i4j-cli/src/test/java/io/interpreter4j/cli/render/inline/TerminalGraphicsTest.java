@@ -23,6 +23,8 @@ class TerminalGraphicsTest {
     assertNull(TerminalGraphics.detect(Map.of("KONSOLE_VERSION", "211200")));
     assertNull(TerminalGraphics.detect(Map.of("TERM", "xterm-256color")));
     assertNull(TerminalGraphics.detect(Map.of()));
+    assertEquals(ImageProtocol.SIXEL, TerminalGraphics.detect(Map.of("TERM", "foot", "KITTY_WINDOW_ID", "", "TMUX", "")),
+        "an empty variable counts as unset");
   }
 
   @Test
