@@ -80,6 +80,8 @@ public final class PlainRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.Image i) {
       line(theme.dim(ImageLine.of(i)));
       drawPicture(i, "", PICTURE_COLUMNS, PICTURE_ROWS);
+    } else if (p instanceof EventPayload.Html h) {
+      line(theme.dim(ImageLine.of(h)));
     } else if (p instanceof EventPayload.ExecFinished f) {
       StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code()).append(" · ").append(f.duration_ms())
           .append(" ms");
