@@ -189,24 +189,25 @@ final class SessionLauncher {
    * the terminal's size.
    */
   EventRenderer display(CommonOptions options, boolean terminal, IntSupplier columns, IntSupplier rows) {
-    EventRenderer display = rich(options, terminal) ? new TerminalRenderer(out, columns, rows, false)
-        : new PlainRenderer(out, false);
-    display.inlinePictures(pictures(config, terminal, env));
+    boolean rich = rich(options, terminal);
+    EventRenderer display = rich ? new TerminalRenderer(out, columns, rows, false) : new PlainRenderer(out, false);
+    display.inlinePictures(pictures(config, rich, env));
     return display;
   }
 
   /**
    * What draws pictures under the image lines, per {@code interpreter4j.terminal.inline-images} (which
-   * {@code --inline-images} sets), or null; {@code terminal}: whether stdout is one.
+   * {@code --inline-images} sets), or null; {@code rich}: whether stdout is a terminal shown with colours and frames
+   * (not {@code --plain}, {@code NO_COLOR}, {@code TERM=dumb}), which {@code auto} needs.
    */
-  static InlinePictures pictures(Config config, boolean terminal, Map<String, String> env) {
+  static InlinePictures pictures(Config config, boolean rich, Map<String, String> env) {
     InlineImageMode mode;
     try {
       mode = InlineImageMode.from(config);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
     }
-    ImageProtocol protocol = mode.protocol(terminal, env);
+    ImageProtocol protocol = mode.protocol(rich, env);
     return protocol == null ? null : new InlinePictures(protocol);
   }
 

@@ -64,7 +64,7 @@ final class ShowCommand implements Callable<Integer> {
     try (EventRenderer renderer = rich ? new TerminalRenderer(System.out, size::columns, size::rows, true)
         : new PlainRenderer(System.out, false, true)) {
       Map<String, Object> flags = inlineImages == null ? Map.of() : Map.of(InlineImageMode.CONFIG_PATH, inlineImages);
-      renderer.inlinePictures(SessionLauncher.pictures(data.config(flags), System.console() != null, env));
+      renderer.inlinePictures(SessionLauncher.pictures(data.config(flags), rich, env));
       // the same conversation as --markdown and 'i4j sessions' (see TurnLog): what %undo took back is not in it
       events.stream().filter(e -> e.payload() instanceof EventPayload.SessionStarted).limit(1).forEach(renderer);
       for (EventPayload p : log.transcript()) {

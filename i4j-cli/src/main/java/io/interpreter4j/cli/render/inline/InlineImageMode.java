@@ -12,7 +12,7 @@ public enum InlineImageMode {
   ON,
   /** Never. */
   OFF,
-  /** When stdout is a terminal and {@link TerminalGraphics} recognises it. */
+  /** When stdout is a terminal shown with colours and {@link TerminalGraphics} recognises it. */
   AUTO;
 
   /** Where the mode is configured; {@code --inline-images} sets it. */
@@ -39,11 +39,14 @@ public enum InlineImageMode {
     throw new IllegalArgumentException("inline images must be on, off or auto, not '" + text + "'");
   }
 
-  /** The protocol to draw with, or null for none. */
-  public ImageProtocol protocol(boolean stdoutIsTerminal, Map<String, String> env) {
+  /**
+   * The protocol to draw with, or null for none; {@code richTerminal}: stdout is a terminal shown with colours and
+   * frames (not {@code --plain}, {@code NO_COLOR}, {@code TERM=dumb}).
+   */
+  public ImageProtocol protocol(boolean richTerminal, Map<String, String> env) {
     return switch (this) {
       case OFF -> null;
-      case AUTO -> stdoutIsTerminal ? TerminalGraphics.detect(env) : null;
+      case AUTO -> richTerminal ? TerminalGraphics.detect(env) : null;
       case ON -> {
         ImageProtocol detected = TerminalGraphics.detect(env);
         yield detected != null ? detected : ImageProtocol.SIXEL;
