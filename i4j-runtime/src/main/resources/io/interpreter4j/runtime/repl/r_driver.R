@@ -52,11 +52,12 @@ local({
     folder <- tempfile("i4j-plots-")
     dir.create(folder)
     type <- if (isTRUE(capabilities("cairo"))) "cairo" else NULL
-    opened <- tryCatch({
+    # a warning must not pass for a failure: the device may be open all the same
+    opened <- tryCatch(withCallingHandlers({
       if (is.null(type)) png(file.path(folder, "page-%04d.png"), width = 640L, height = 480L)
       else png(file.path(folder, "page-%04d.png"), width = 640L, height = 480L, type = type)
       TRUE
-    }, error = function(e) FALSE, warning = function(w) FALSE)
+    }, warning = function(w) invokeRestart("muffleWarning")), error = function(e) FALSE)
     list(folder = folder, device = if (opened) dev.cur() else NA_integer_)
   }
 
@@ -113,13 +114,13 @@ local({
     space <- regexpr(" ", line, fixed = TRUE)
     marker <- substr(line, 1L, space - 1L)
     path <- substr(line, space + 1L, nchar(line))
-    plots <- open_plots()
+    plots <- tryCatch(open_plots(), error = function(e) NULL)  # no folder for plots: the block runs without
     status <- tryCatch(run(path), interrupt = function(i) 130L)
     flush(stdout())
     flush(stderr())
-    tryCatch(send_plots(plots, marker), error = function(e) {
+    if (!is.null(plots)) tryCatch(send_plots(plots, marker), error = function(e) {
       cat("[plots not shown: ", conditionMessage(e), "]\n", sep = "", file = stderr())
-    })
+    }, interrupt = function(i) NULL)  # a late interrupt must not end the driver
     done <- sprintf("\002%s %d -\n", marker, status)
     cat(done, file = marker_out)
     flush(marker_out)
