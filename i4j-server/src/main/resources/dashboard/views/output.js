@@ -1,7 +1,8 @@
 /*
  * A block's live output under its card: stdout and stderr as they arrive, drawn at most once a frame, bounded in
  * the page (the oldest output is dropped past OUTPUT_CAP characters, with a link to the full output on the server),
- * and the images the block showed, in place among its output; a click shows one at full size.
+ * and the images the block showed, in place among its output; a click shows one at full size. HTML a block showed
+ * is drawn in a sandboxed frame (no scripts, no same-origin access; the server adds a policy that loads nothing).
  */
 import { h } from '../dom.js';
 import { fmtBytes, stripAnsi } from '../format.js';
@@ -62,12 +63,19 @@ export class BlockOutput {
     return true;
   }
 
+  /** Queues an HTML document the block showed (an html event), served at src, for a sandboxed frame. */
+  html(src, ev) {
+    this.pending.push(['html', { src, ev }]);
+    this.el.hidden = false;
+    return true;
+  }
+
   /** Draws what was queued; finished: the block's exec_finished event, if any. */
   flush(finished) {
     const el = this.pre;
     for (const [stream, text] of this.pending) {
-      if (stream === 'image') {
-        el.append(imageFigure(text.src, text.ev));
+      if (stream === 'image' || stream === 'html') {
+        el.append(stream === 'image' ? imageFigure(text.src, text.ev) : htmlFrame(text.src, text.ev));
         this.chunks.push({ stream, node: null, len: 0 }); // text after the image starts a span of its own
         continue;
       }
@@ -123,6 +131,18 @@ function imageFigure(src, ev) {
     'data-testid': 'block-image', title: 'Click to enlarge' });
   img.addEventListener('click', () => enlarge(src, label));
   return h('figure', { class: 'out-figure' }, img, h('figcaption', { text: label }));
+}
+
+/**
+ * HTML in the output, in a frame with the sandbox attribute and no allowances: no script runs, the document has an
+ * origin of its own (no cookie, no API), forms and pop-ups are off. The caption links to it in a tab of its own.
+ */
+function htmlFrame(src, ev) {
+  const label = 'html · ' + fmtBytes(ev.bytes);
+  const frame = h('iframe', { class: 'out-html', src, sandbox: true, referrerpolicy: 'no-referrer', loading: 'lazy',
+    title: 'HTML shown by block ' + ev.block, 'data-testid': 'block-html' });
+  return h('figure', { class: 'out-figure' }, frame, h('figcaption', {},
+    label + ' · ', h('a', { href: src, target: '_blank', rel: 'noopener noreferrer', text: 'open' })));
 }
 
 function enlarge(src, label) {

@@ -210,6 +210,13 @@ export class SessionView {
         if (b.output.image(this.base + '/images/' + this.imageCount, ev)) this.dirtyOutputs.add(b);
         break;
       }
+      case 'html': {
+        // counted 1, 2, ... per session like images, in the order of their events
+        this.htmlCount = (this.htmlCount || 0) + 1;
+        const b = this.blockFor(ev.block, null, null);
+        if (b.output.html(this.base + '/html/' + this.htmlCount, ev)) this.dirtyOutputs.add(b);
+        break;
+      }
       case 'exec_finished': {
         const b = this.blockFor(ev.block, null, null);
         b.markFinished(ev);

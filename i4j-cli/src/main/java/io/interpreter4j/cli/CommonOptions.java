@@ -1,5 +1,6 @@
 package io.interpreter4j.cli;
 
+import io.interpreter4j.cli.render.inline.InlineImageMode;
 import io.interpreter4j.core.config.DurationFlags;
 import io.interpreter4j.core.image.Vision;
 import io.interpreter4j.providers.tools.ToolCalling;
@@ -79,6 +80,9 @@ public class CommonOptions {
   /** {@code --plain}: see {@link ConversationOptions}. */
   boolean plain;
 
+  /** {@code --inline-images}: see {@link ConversationOptions}. */
+  String inlineImages;
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "HOCON config file (default: $XDG_CONFIG_HOME/interpreter4j/config.conf if present).")
   Path config;
@@ -120,6 +124,9 @@ public class CommonOptions {
     if (customInstructions != null) {
       m.put("interpreter4j.custom-instructions", customInstructions);
     }
+    if (inlineImages != null) {
+      m.put(InlineImageMode.CONFIG_PATH, inlineImages);
+    }
     return m;
   }
 
@@ -141,6 +148,18 @@ public class CommonOptions {
     public String convert(String value) {
       try {
         return Vision.parse(value).name().toLowerCase(java.util.Locale.ROOT);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not on, off or auto");
+      }
+    }
+  }
+
+  /** Checks "on", "off" or "auto" for {@code --inline-images}. */
+  public static final class InlineImagesConverter implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        return InlineImageMode.of(value).toString();
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not on, off or auto");
       }

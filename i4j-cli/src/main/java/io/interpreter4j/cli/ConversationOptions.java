@@ -21,6 +21,13 @@ public final class ConversationOptions extends CommonOptions {
     plain = on;
   }
 
+  @Option(names = "--inline-images", paramLabel = "on|off|auto", converter = InlineImagesConverter.class,
+      description = "Draw the images blocks show in the terminal (kitty, iTerm2 or sixel pictures). auto: when "
+          + "stdout is a terminal known to draw them. Default: auto.")
+  void inlineImages(String mode) {
+    inlineImages = mode;
+  }
+
   @Option(names = "--record", paramLabel = "FILE",
       description = "Write the model's replies to a replay cassette, to replay the session offline later.")
   void record(Path file) {

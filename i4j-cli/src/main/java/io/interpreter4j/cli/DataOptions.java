@@ -17,4 +17,9 @@ final class DataOptions {
   Settings settings() {
     return SessionLauncher.settingsOnly(config, profile, System.getenv());
   }
+
+  /** The configuration with these flags over it. */
+  com.typesafe.config.Config config(java.util.Map<String, Object> overrides) {
+    return SessionLauncher.configOnly(config, profile, overrides, System.getenv());
+  }
 }

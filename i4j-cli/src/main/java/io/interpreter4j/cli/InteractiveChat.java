@@ -221,6 +221,7 @@ final class InteractiveChat {
     TurnLog log = TurnLog.of(resume.events());
     EventRenderer recap = rich ? new TerminalRenderer(out, terminal::getWidth, terminal::getHeight, true)
         : new PlainRenderer(out, false, true);
+    recap.inlinePictures(SessionLauncher.pictures(launcher.config, rich, launcher.env));
     List<TurnLog.Turn> turns = log.turns();
     int hidden = Math.max(0, turns.size() - RECAP_TURNS);
     if (hidden > 0 || !log.restored().isEmpty()) {

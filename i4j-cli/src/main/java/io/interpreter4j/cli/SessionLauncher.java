@@ -9,6 +9,9 @@ import io.interpreter4j.cli.render.JsonEventPrinter;
 import io.interpreter4j.cli.render.EventRenderer;
 import io.interpreter4j.cli.render.PlainRenderer;
 import io.interpreter4j.cli.render.TerminalRenderer;
+import io.interpreter4j.cli.render.inline.ImageProtocol;
+import io.interpreter4j.cli.render.inline.InlineImageMode;
+import io.interpreter4j.cli.render.inline.InlinePictures;
 import io.interpreter4j.core.config.ConfigLoader;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.Event;
@@ -103,8 +106,17 @@ final class SessionLauncher {
   /** The settings alone (for commands that only read the data folder): config file, profile, environment. */
   static Settings settingsOnly(java.nio.file.Path configFile, String profile, Map<String, String> env) {
     try {
-      return Settings.from(ConfigLoader.load(configFile, Profiles.layer(profile, env), Map.of(), env,
-          ConfigWarnings.stderr("i4j")), env);
+      return Settings.from(configOnly(configFile, profile, Map.of(), env), env);
+    } catch (IllegalArgumentException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
+    }
+  }
+
+  /** The configuration alone: config file, profile, flags given as {@code overrides}, environment. */
+  static Config configOnly(java.nio.file.Path configFile, String profile, Map<String, Object> overrides,
+      Map<String, String> env) {
+    try {
+      return ConfigLoader.load(configFile, Profiles.layer(profile, env), overrides, env, ConfigWarnings.stderr("i4j"));
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
     }
@@ -177,7 +189,26 @@ final class SessionLauncher {
    * the terminal's size.
    */
   EventRenderer display(CommonOptions options, boolean terminal, IntSupplier columns, IntSupplier rows) {
-    return rich(options, terminal) ? new TerminalRenderer(out, columns, rows, false) : new PlainRenderer(out, false);
+    boolean rich = rich(options, terminal);
+    EventRenderer display = rich ? new TerminalRenderer(out, columns, rows, false) : new PlainRenderer(out, false);
+    display.inlinePictures(pictures(config, rich, env));
+    return display;
+  }
+
+  /**
+   * What draws pictures under the image lines, per {@code interpreter4j.terminal.inline-images} (which
+   * {@code --inline-images} sets), or null; {@code rich}: whether stdout is a terminal shown with colours and frames
+   * (not {@code --plain}, {@code NO_COLOR}, {@code TERM=dumb}), which {@code auto} needs.
+   */
+  static InlinePictures pictures(Config config, boolean rich, Map<String, String> env) {
+    InlineImageMode mode;
+    try {
+      mode = InlineImageMode.from(config);
+    } catch (IllegalArgumentException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
+    }
+    ImageProtocol protocol = mode.protocol(rich, env);
+    return protocol == null ? null : new InlinePictures(protocol);
   }
 
   boolean rich(CommonOptions options, boolean terminal) {

@@ -8,6 +8,7 @@ import io.interpreter4j.cli.render.EventRenderer;
 import io.interpreter4j.cli.render.PlainRenderer;
 import io.interpreter4j.cli.render.TerminalRenderer;
 import io.interpreter4j.cli.render.TerminalSize;
+import io.interpreter4j.cli.render.inline.InlineImageMode;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import java.util.List;
@@ -37,6 +38,11 @@ final class ShowCommand implements Callable<Integer> {
   @Option(names = "--plain", description = "No colours or frames (also when stdout is not a terminal or NO_COLOR is set).")
   boolean plain;
 
+  @Option(names = "--inline-images", paramLabel = "on|off|auto", converter = CommonOptions.InlineImagesConverter.class,
+      description = "Draw the images blocks showed in the terminal (kitty, iTerm2 or sixel pictures). auto: when "
+          + "stdout is a terminal known to draw them. Default: auto.")
+  String inlineImages;
+
   @Override
   public Integer call() {
     Map<String, String> env = System.getenv();
@@ -57,6 +63,8 @@ final class ShowCommand implements Callable<Integer> {
     TerminalSize size = rich ? TerminalSize.probe(env) : new TerminalSize(80, 24);
     try (EventRenderer renderer = rich ? new TerminalRenderer(System.out, size::columns, size::rows, true)
         : new PlainRenderer(System.out, false, true)) {
+      Map<String, Object> flags = inlineImages == null ? Map.of() : Map.of(InlineImageMode.CONFIG_PATH, inlineImages);
+      renderer.inlinePictures(SessionLauncher.pictures(data.config(flags), rich, env));
       // the same conversation as --markdown and 'i4j sessions' (see TurnLog): what %undo took back is not in it
       events.stream().filter(e -> e.payload() instanceof EventPayload.SessionStarted).limit(1).forEach(renderer);
       for (EventPayload p : log.transcript()) {

@@ -335,4 +335,36 @@ class DashboardBrowserTest {
     dialog.click();
     browser.waitGone("the enlarged image to close", testId("image-dialog"));
   }
+
+  @Test
+  void htmlABlockShowsIsInASandboxedFrameThePageCannotReachInto() throws Exception {
+    String block = "print('before')\n" + HtmlApiTest.BLOCK + "print('after')\n";
+    String model = cassette("html", null, "The rain:\n\n```python\n" + block + "```\n",
+        "Lyon\\s+12 mm", "Lyon had **12 mm**.");
+    String id = server.createSession(body("message", "Show me the rain", "model", model, "autoRun", true));
+
+    browser.login(server);
+    browser.driver.get(server.base() + "/#/session/" + id);
+    WebElement frame = browser.waitFor("block 1's HTML frame", testId("block-html"));
+    assertEquals("/api/sessions/" + id + "/html/1", frame.getDomAttribute("src"));
+    assertEquals("", frame.getDomAttribute("sandbox"), "sandboxed, with no allowance (no scripts, no same origin)");
+    browser.waitFor("the model's answer", d -> Browser.text(d.findElement(testId("transcript")))
+        .contains("Lyon had 12 mm."));
+    WebElement output = browser.driver.findElement(testId("block-output", "block", 1));
+    // in place: after its text (printed for the model) and before what the block printed after display()
+    String order = (String) browser.js("return [...arguments[0].childNodes].map(n => "
+        + "n.tagName === 'FIGURE' ? 'HTML' : n.textContent.trim()).filter(t => t).join('|')", output);
+    assertTrue(order.matches("before\\s+city\\s+rain\\s+Lyon\\s+12 mm\\|HTML\\|after"), order);
+    // an opaque origin: the dashboard's script cannot read the frame's document (nor could the frame read the page's)
+    assertEquals(Boolean.TRUE, browser.js("return arguments[0].contentDocument === null", frame));
+
+    browser.driver.switchTo().frame(frame);
+    try {
+      WebElement cell = browser.waitFor("the table, loaded through the API with the browser's cookie",
+          By.xpath("//td[text()='Lyon']"));
+      assertEquals("rgba(255, 0, 0, 1)", cell.getCssValue("color"), "its inline style applies");
+    } finally {
+      browser.driver.switchTo().defaultContent();
+    }
+  }
 }

@@ -15,11 +15,13 @@ import org.openqa.selenium.By;
 
 /**
  * The dashboard screenshots of the docs ({@code docs/dashboard.png}, {@code docs/dashboard-session.png}): sessions
- * in every state against a real server, shot in headless Chromium. Runs only when asked:
+ * in every state against a real server, shot in headless Chromium; and {@code docs/dashboard-plot.png}, a replayed
+ * session whose python block draws a matplotlib chart. Runs only when asked, with a python3 that has matplotlib
+ * first on the PATH (Debian's, with python3-matplotlib):
  *
  * <pre>
- * ./mvnw -q -B -pl i4j-server -am test -Dtest=DashboardScreenshots -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Di4j.screenshots=$PWD/docs
+ * PATH=/usr/bin:$PATH MPLCONFIGDIR=$(mktemp -d) ./mvnw -q -B -pl i4j-server -am test -Dtest=DashboardScreenshots \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Di4j.screenshots=$PWD/docs
  * </pre>
  */
 @EnabledIfSystemProperty(named = "i4j.screenshots", matches = ".+")
@@ -164,5 +166,70 @@ class DashboardScreenshots {
           "[data-testid='transcript']"))).contains("MODEL") || !d.findElements(By.cssSelector(".msg-assistant")).isEmpty());
       browser.screenshot(Browser.ARTIFACTS.resolve("review-" + page[1] + ".png"));
     }
+  }
+
+  /** Rainfall per month for the plot session (made-up figures: October the wettest, 840 mm in all). */
+  private static final String RAIN_CSV = """
+      month,mm
+      Jan,47
+      Feb,44
+      Mar,50
+      Apr,75
+      May,90
+      Jun,75
+      Jul,63
+      Aug,62
+      Sep,91
+      Oct,100
+      Nov,88
+      Dec,55
+      """;
+
+  @Test
+  void shootAPlot() throws Exception {
+    Process probe = new ProcessBuilder("python3", "-c", "import matplotlib").redirectErrorStream(true).start();
+    probe.getInputStream().readAllBytes();
+    org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor() == 0,
+        "the python3 on the PATH has no matplotlib: run with PATH=/usr/bin:$PATH (Debian's python3-matplotlib)");
+    Path out = Path.of(System.getProperty("i4j.screenshots"));
+    Path folder = Files.createDirectories(tmp.resolve("weather"));
+    Files.writeString(folder.resolve("rain.csv"), RAIN_CSV);
+    String block = """
+        import csv
+        import matplotlib.pyplot as plt
+
+        rows = list(csv.DictReader(open("rain.csv")))
+        months = [r["month"] for r in rows]
+        mm = [float(r["mm"]) for r in rows]
+        fig, ax = plt.subplots(figsize=(7, 2.8))
+        ax.bar(months, mm, color="#7c6cff")
+        ax.set_ylabel("mm")
+        ax.set_title("Rainfall per month")
+        wettest = months[mm.index(max(mm))]
+        print(f"wettest: {wettest} ({max(mm):.0f} mm), total {sum(mm):.0f} mm")
+        """;
+    String id = server.createSession(body("message", "Plot the rainfall in rain.csv by month", "autoRun", true,
+        "workdir", folder.toString(), "model", cassette("plot",
+            null, "I'll read `rain.csv` and draw a bar chart of the months.\n\n```python\n" + block + "```\n",
+            "wettest: Oct \\(100 mm\\)[\\s\\S]*\\[image \\d+x\\d+ PNG: ",
+            "October is the wettest month with **100 mm**; the year totals **840 mm**. February is the driest "
+                + "(44 mm).")));
+    browser.login(server);
+    browser.driver.get(server.base() + "/#/session/" + id);
+    org.openqa.selenium.WebElement image = browser.waitFor("the chart", DashboardBrowserTest.testId("block-image"));
+    browser.waitFor("the chart to load", d -> (Boolean) browser.js(
+        "return arguments[0].complete && arguments[0].naturalWidth > 0", image));
+    browser.waitFor("the model's answer", d -> Browser.text(d.findElement(DashboardBrowserTest.testId("transcript")))
+        .contains("the year totals 840 mm"));
+    browser.waitFor("the header to count no running block", d -> d.findElement(By.id("count-active")).getText()
+        .startsWith("0") && d.findElement(By.id("count-running")).getText().startsWith("0"));
+    browser.waitFor("the session's head to count both model calls", d -> Browser.text(d.findElement(By.cssSelector(
+        ".session-head"))).matches("(?s).*iterations\\s*2\\D.*"));
+    browser.js("document.activeElement && document.activeElement.blur()");
+    // the chart and the answer whole, just above the composer: the end of the code, its output, the chart, the answer
+    browser.js("const answer = [...document.querySelectorAll('[data-testid=\"transcript\"] > *')].pop();"
+        + "const dock = document.querySelector('.dock').getBoundingClientRect().top;"
+        + "window.scrollBy(0, answer.getBoundingClientRect().bottom - dock + 16);");
+    browser.screenshot(out.resolve("dashboard-plot.png"));
   }
 }

@@ -87,6 +87,11 @@ public final class NotebookExport {
         if (cell != null) {
           appendImage((ArrayNode) cell.get("outputs"), i);
         }
+      } else if (p instanceof EventPayload.Html h) {
+        ObjectNode cell = codeCells.get(h.block());
+        if (cell != null) {
+          appendHtml((ArrayNode) cell.get("outputs"), h);
+        }
       } else if (p instanceof EventPayload.ExecFinished f) {
         ObjectNode cell = codeCells.get(f.block());
         if (cell != null) {
@@ -203,6 +208,20 @@ public final class NotebookExport {
     }
     data.set("text/plain", lines("<image " + image.width() + "x" + image.height() + " " + image.mime() + ": "
         + image.path() + ">"));
+  }
+
+  /** HTML as Jupyter shows it: a display_data output with the document under text/html, and a text line. */
+  private static void appendHtml(ArrayNode outputs, EventPayload.Html html) {
+    ObjectNode out = outputs.addObject();
+    out.put("output_type", "display_data");
+    ObjectNode data = out.putObject("data");
+    out.putObject("metadata");
+    try {
+      data.set("text/html", lines(java.nio.file.Files.readString(java.nio.file.Path.of(html.path()))));
+    } catch (java.io.IOException | RuntimeException e) {
+      // the file was removed since: the text line still says what was shown
+    }
+    data.set("text/plain", lines("<html " + html.bytes() + " bytes: " + html.path() + ">"));
   }
 
   /** nbformat's multi-line strings: a list of lines, each but the last ending with its newline. */

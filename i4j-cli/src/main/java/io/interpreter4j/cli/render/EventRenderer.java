@@ -1,5 +1,6 @@
 package io.interpreter4j.cli.render;
 
+import io.interpreter4j.cli.render.inline.InlinePictures;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import java.io.PrintStream;
@@ -25,6 +26,8 @@ public abstract class EventRenderer implements Consumer<Event>, AutoCloseable {
   protected final boolean transcript;
   protected volatile boolean verbose;
   private final Map<Integer, CompletableFuture<Void>> approvalShown = new ConcurrentHashMap<>();
+  /** Draws the images blocks show under their line, or null (the line alone). */
+  private volatile InlinePictures pictures;
   /** The last error of the current turn (guarded by out's lock): a turn ending for that reason does not repeat it. */
   private String lastError;
 
@@ -61,6 +64,31 @@ public abstract class EventRenderer implements Consumer<Event>, AutoCloseable {
     String end = EventText.turnEnd(t, lastError);
     lastError = null;
     return end;
+  }
+
+  /** Draw the images blocks show with these (null: only their {@code image WxH · PATH} line). */
+  public void inlinePictures(InlinePictures pictures) {
+    this.pictures = pictures;
+  }
+
+  /**
+   * Draws an image under its line, if pictures are on: {@code indent}, the picture, a newline; a picture that cannot
+   * be drawn gets a short line saying why instead. Called under {@code out}'s lock, the cursor at a line's start.
+   */
+  protected void drawPicture(EventPayload.Image image, String indent, int columns, int rows) {
+    InlinePictures drawing = pictures;
+    if (drawing == null) {
+      return;
+    }
+    String sequence;
+    try {
+      sequence = drawing.draw(java.nio.file.Path.of(image.path()), columns, rows);
+    } catch (java.io.IOException | RuntimeException e) {
+      String why = e instanceof java.nio.file.NoSuchFileException ? "the file is gone" : e.getMessage();
+      out.print(theme.dim(indent + "(picture not drawn: " + why + ")") + "\n");
+      return;
+    }
+    out.print(indent + sequence + "\n");
   }
 
   /** Verbose: also token usage per model call, automatic approvals and output files. */

@@ -12,6 +12,9 @@ import java.io.PrintStream;
  * retries and errors. No frames, no status line; colours only when {@code color} is on.
  */
 public final class PlainRenderer extends EventRenderer {
+  /** Plain output has no terminal size to ask: pictures (only with --inline-images on) are laid out for 80x24. */
+  private static final int PICTURE_COLUMNS = 80;
+  private static final int PICTURE_ROWS = 24;
   private boolean atLineStart = true;
 
   public PlainRenderer(PrintStream out, boolean color) {
@@ -76,6 +79,9 @@ public final class PlainRenderer extends EventRenderer {
       write(o.stream() == StreamName.STDERR ? theme.stderr(o.text()) : o.text());
     } else if (p instanceof EventPayload.Image i) {
       line(theme.dim(ImageLine.of(i)));
+      drawPicture(i, "", PICTURE_COLUMNS, PICTURE_ROWS);
+    } else if (p instanceof EventPayload.Html h) {
+      line(theme.dim(ImageLine.of(h)));
     } else if (p instanceof EventPayload.ExecFinished f) {
       StringBuilder sb = new StringBuilder("── exit ").append(f.exit_code()).append(" · ").append(f.duration_ms())
           .append(" ms");

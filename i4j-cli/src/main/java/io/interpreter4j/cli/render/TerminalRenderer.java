@@ -199,6 +199,10 @@ public final class TerminalRenderer extends EventRenderer {
     } else if (p instanceof EventPayload.Image i) {
       endLine();
       printRows(List.of(theme.dim(OUTPUT_INDENT + ImageLine.of(i))));
+      drawPicture(i, OUTPUT_INDENT, width(), rows.getAsInt() > 0 ? rows.getAsInt() : 24);
+    } else if (p instanceof EventPayload.Html h) {
+      endLine();
+      printRows(List.of(theme.dim(OUTPUT_INDENT + ImageLine.of(h))));
     } else if (p instanceof EventPayload.ExecFinished f) {
       endLine();
       printRows(List.of(blockRows.badge(f, verbose), ""));

@@ -168,6 +168,34 @@ class ExportTest {
   }
 
   @Test
+  void theNotebookShowsABlocksHtmlAsJupyterDoes() throws Exception {
+    Path html = Files.writeString(tmp.resolve("block-1-1.html"), "<table>\n<tr><td>1</td></tr>\n</table>");
+    Journals j = new Journals("s1", Instant.parse("2026-01-01T10:00:00Z"))
+        .add(new EventPayload.SessionStarted("replay:x.json", "/w"), new EventPayload.UserMessage("table"),
+            new EventPayload.CodeBlockEvent(1, "python", "display(df)", false),
+            new EventPayload.AssistantMessage("```python\ndisplay(df)\n```\n"),
+            new EventPayload.ExecStarted(1, "python"),
+            new EventPayload.Output(1, StreamName.STDOUT, "1\n"),
+            new EventPayload.Html(1, html.toString(), 37),
+            new EventPayload.ExecFinished(1, 0, false, false, 5, false, null),
+            new EventPayload.TurnFinished(TurnStatus.DONE, 1, null));
+    ObjectNode nb = NotebookExport.render(TurnLog.of(j.events()));
+    JsonNode outputs = null;
+    for (JsonNode cell : nb.get("cells")) {
+      if (cell.get("cell_type").asText().equals("code")) {
+        outputs = cell.get("outputs");
+      }
+    }
+    assertEquals(2, outputs.size());
+    JsonNode shown = outputs.get(1);
+    assertEquals("display_data", shown.get("output_type").asText());
+    assertEquals("<table>\n|<tr><td>1</td></tr>\n|</table>", String.join("|",
+        java.util.stream.StreamSupport.stream(shown.get("data").get("text/html").spliterator(), false)
+            .map(JsonNode::asText).toList()));
+    assertEquals("<html 37 bytes: " + html + ">", shown.get("data").get("text/plain").get(0).asText());
+  }
+
+  @Test
   void conversationsSaveAndLoad() throws Exception {
     Path file = tmp.resolve("sub/c.json");
     List<ChatMessage> history = List.of(ChatMessage.system("sys"), ChatMessage.user("q"), ChatMessage.assistant("a"));

@@ -25,4 +25,15 @@ class PlainRendererTest {
     assertEquals("plotted\nimage 640x480 · /d/sessions/s/outputs/block-2-1.png\n",
         bytes.toString(StandardCharsets.UTF_8));
   }
+
+  @Test
+  void htmlABlockShowedIsALineWithItsSizeAndPath() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PlainRenderer renderer = new PlainRenderer(new PrintStream(bytes, true, StandardCharsets.UTF_8), false)) {
+      renderer.accept(new Event("s", 1, Instant.now(), new EventPayload.Html(2, "/d/s/outputs/block-2-1.html", 2150)));
+      renderer.accept(new Event("s", 2, Instant.now(), new EventPayload.Html(2, "/d/s/outputs/block-2-2.html", 90)));
+    }
+    assertEquals("html 2.1 KB · /d/s/outputs/block-2-1.html\nhtml 90 B · /d/s/outputs/block-2-2.html\n",
+        bytes.toString(StandardCharsets.UTF_8));
+  }
 }

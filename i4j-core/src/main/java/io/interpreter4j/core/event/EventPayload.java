@@ -77,6 +77,15 @@ public sealed interface EventPayload {
     public String type() { return "image"; }
   }
 
+  /**
+   * An HTML document a block showed (python's display() of an object with {@code _repr_html_}), saved under the
+   * session's {@code outputs/} folder as {@code block-<n>-<k>.html}; bytes: its size. The dashboard shows it in a
+   * sandboxed frame; its text went to the block's output, which is what the model reads.
+   */
+  record Html(int block, String path, long bytes) implements EventPayload {
+    public String type() { return "html"; }
+  }
+
   /** Tokens of one model call, as the provider reported them. */
   record Usage(long input_tokens, long output_tokens) implements EventPayload {
     public String type() { return "usage"; }

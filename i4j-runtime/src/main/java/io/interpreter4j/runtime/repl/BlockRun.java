@@ -30,6 +30,8 @@ final class BlockRun {
   private final OutputSpool spool;
   private final Path outputsDir;
   private final ImageBudget images = new ImageBudget();
+  /** HTML documents have a budget of their own, as large as the images'. */
+  private final ImageBudget htmlDocuments = new ImageBudget();
   private boolean imagesNoted;
   /** Lines about images for stderr, held until the user's stderr is at the start of a line (two pipes race). */
   private final List<String> heldNotes = new ArrayList<>(2);
@@ -133,12 +135,14 @@ final class BlockRun {
     while (true) {
       emit(stream, text, replies);
       List<MarkerScanner.ImageLine> shown = scanner.takeImages();
-      int oversized = scanner.takeOversized();
-      if (shown.isEmpty() && oversized == 0) {
+      List<MarkerScanner.HtmlLine> documents = scanner.takeHtml();
+      int dropped = scanner.takeDropped();
+      if (shown.isEmpty() && documents.isEmpty() && dropped == 0) {
         break;
       }
       shown.forEach(line -> image(line, replies));
-      for (int i = 0; i < oversized; i++) {
+      documents.forEach(line -> html(line, replies));
+      for (int i = 0; i < dropped; i++) {
         images.dropOne();
       }
       text = scanner.feed(""); // what came after the image line, in order
@@ -148,6 +152,10 @@ final class BlockRun {
       String note = images.droppedNote();
       if (note != null) {
         note(note, replies);
+      }
+      if (htmlDocuments.dropped() > 0) {
+        note("[" + htmlDocuments.dropped() + " HTML document(s) dropped: a block shows at most "
+            + ImageBudget.MAX_IMAGES + " and " + ImageBudget.MAX_BYTES / (1024 * 1024) + " MB of them]", replies);
       }
     }
     if (markersSeen() && !heldNotes.isEmpty()) {
@@ -190,6 +198,29 @@ final class BlockRun {
       return;
     }
     replies.add(new ReplWorker.Image(request.block(), new BlockImage(file, header, source)));
+  }
+
+  /** Saves one HTML document the driver sent as {@code block-<n>-<k>.html}; a failure becomes a line on stderr. */
+  private void html(MarkerScanner.HtmlLine line, List<ReplWorker.Reply> replies) {
+    byte[] bytes;
+    try {
+      bytes = Base64.getDecoder().decode(line.base64());
+    } catch (IllegalArgumentException e) {
+      note("[HTML not shown: " + e.getMessage() + "]", replies);
+      return;
+    }
+    if (!htmlDocuments.admit(bytes.length)) {
+      return; // counted; the note comes at the end of the block
+    }
+    Path file = outputsDir.resolve("block-" + request.block() + "-" + htmlDocuments.kept() + ".html");
+    try {
+      Files.createDirectories(outputsDir);
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      note("[HTML not shown: cannot write " + file + ": " + e.getMessage() + "]", replies);
+      return;
+    }
+    replies.add(new ReplWorker.Html(request.block(), file, bytes.length));
   }
 
   /** The stream ended; text held back as a possible marker start is user output after all. */

@@ -9,7 +9,9 @@ import java.util.HexFormat;
  * The marker is fresh and random for each block, so user output cannot end a block early by printing it.
  * Lines {@code "\u0002<marker>:image <source> <base64>\n"} before it carry the images the block shows; they are
  * taken out of the text and handed over by {@link #takeImages()}, one longer than {@link #MAX_IMAGE_LINE} is skipped
- * and counted by {@link #takeOversized()}.
+ * and counted by {@link #takeDropped()}, as are the images a line {@code "\u0002<marker>:dropped <n>\n"} says the
+ * driver left out itself. Lines {@code "\u0002<marker>:html <base64>\n"} carry HTML the block shows
+ * ({@link #takeHtml()}).
  */
 final class MarkerScanner {
 
@@ -20,11 +22,16 @@ final class MarkerScanner {
   static final int MAX_IMAGE_LINE = 28 * 1024 * 1024;
 
   private static final String IMAGE_LINE = ":image ";
+  private static final String HTML_LINE = ":html ";
+  private static final String DROPPED_LINE = ":dropped ";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** An image line: what showed it (the driver's word) and the image's bytes in base64. */
   record ImageLine(String source, String base64) {}
+
+  /** An HTML line: a document's UTF-8 bytes in base64. */
+  record HtmlLine(String base64) {}
 
   private final String needle;
   private final StringBuilder pending = new StringBuilder();
@@ -32,7 +39,8 @@ final class MarkerScanner {
   private boolean skippingLine;
   private String statusLine;
   private final java.util.List<ImageLine> images = new java.util.ArrayList<>();
-  private int oversized;
+  private final java.util.List<HtmlLine> html = new java.util.ArrayList<>();
+  private int dropped;
   /** How much of {@code pending} after a marker is known to hold no newline. */
   private int searched;
 
@@ -49,7 +57,8 @@ final class MarkerScanner {
 
   /**
    * Feeds the next chunk; returns the user text it releases (possibly empty). The scan stops after an image line, so
-   * that text and images keep their order: while {@link #takeImages()} or {@link #takeOversized()} gives something,
+   * that text and images keep their order: while {@link #takeImages()}, {@link #takeHtml()} or {@link #takeDropped()} gives
+   * something,
    * call {@code feed("")} for the text and images after it.
    */
   String feed(String chunk) {
@@ -93,7 +102,19 @@ final class MarkerScanner {
     markerSeen = false;
     if (skippingLine) {
       skippingLine = false;
-      oversized++;
+      dropped++;
+      return;
+    }
+    if (line.startsWith(HTML_LINE)) {
+      html.add(new HtmlLine(line.substring(HTML_LINE.length())));
+      return;
+    }
+    if (line.startsWith(DROPPED_LINE)) {
+      try {
+        dropped += Math.max(0, Integer.parseInt(line.substring(DROPPED_LINE.length()).strip()));
+      } catch (NumberFormatException e) {
+        dropped++; // the driver meant to say something was dropped; at least one was
+      }
       return;
     }
     if (line.startsWith(IMAGE_LINE)) {
@@ -117,10 +138,20 @@ final class MarkerScanner {
     return taken;
   }
 
-  /** How many image lines were too long to keep since the last call. */
-  int takeOversized() {
-    int n = oversized;
-    oversized = 0;
+  /** The HTML lines found since the last call, in order. */
+  java.util.List<HtmlLine> takeHtml() {
+    if (html.isEmpty()) {
+      return java.util.List.of();
+    }
+    java.util.List<HtmlLine> taken = java.util.List.copyOf(html);
+    html.clear();
+    return taken;
+  }
+
+  /** How many images were dropped since the last call: lines too long to keep, and those the driver counted. */
+  int takeDropped() {
+    int n = dropped;
+    dropped = 0;
     return n;
   }
 

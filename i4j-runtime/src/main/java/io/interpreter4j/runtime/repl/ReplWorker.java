@@ -50,6 +50,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   /** An image the block showed, saved under the session's {@code outputs/}; comes before the block's Finished. */
   public record Image(int block, BlockImage image) implements Reply {}
 
+  /** An HTML document the block showed, saved under the session's {@code outputs/}; comes before its Finished. */
+  public record Html(int block, java.nio.file.Path path, long bytes) implements Reply {}
+
   public record Finished(int block, ExecResult result) implements Reply {}
 
   /** {@code attempt}: the launch this answers; one of an earlier incarnation is not this one's to take. */

@@ -175,6 +175,12 @@ final class BlockSteps {
       }
       return;
     }
+    if (reply instanceof ReplWorker.Html h) {
+      if (h.block() == runningBlock.index()) {
+        events.publish(new EventPayload.Html(h.block(), h.path().toAbsolutePath().toString(), h.bytes()));
+      }
+      return;
+    }
     ReplWorker.Finished f = (ReplWorker.Finished) reply;
     if (f.block() != runningBlock.index()) {
       return;

@@ -5,6 +5,8 @@
 # knows both streams are complete. User code sees stdin at end-of-file.
 # Images a block shows (display(x), matplotlib figures) go to stdout's private copy as lines
 # "\x02<marker>:image <source> <base64 of the file>\n" before the end line; the Java side checks, limits and saves them.
+# HTML it shows (display() of an object with _repr_html_ only) goes the same way as "\x02<marker>:html <base64>\n",
+# after its text is printed for the model.
 def _i4j_main():
     import ast, builtins, importlib.abc, importlib.machinery, importlib.util, linecache, os, signal, sys, traceback, types
 
@@ -38,6 +40,12 @@ def _i4j_main():
         flush_all()  # text printed before the image stays before it
         write_all(marker_out, b"".join([b"\x02", block["marker"].encode("ascii"), b":image ", source.encode("ascii"),
                                         b" ", base64.b64encode(data), b"\n"]))
+
+    def send_html(markup):
+        import base64
+        flush_all()
+        write_all(marker_out, b"".join([b"\x02", block["marker"].encode("ascii"), b":html ",
+                                        base64.b64encode(markup.encode("utf-8", "replace")), b"\n"]))
 
     def image_kind(data):
         if data[:8] == b"\x89PNG\r\n\x1a\n":
@@ -129,7 +137,11 @@ def _i4j_main():
                     html = produce() if callable(produce) else None
                     if isinstance(html, tuple):
                         html = html[0]
-                    print(html_text(html) if isinstance(html, str) else repr(obj))
+                    if not isinstance(html, str):
+                        print(repr(obj))
+                        return
+                    print(html_text(html))
+                    send_html(html)
                     return
         except Exception as e:
             print("%s: cannot show it: %s: %s" % (what or "display()", type(e).__name__, e), file=sys.stderr)

@@ -6,6 +6,9 @@
 # ends the block with status 1 and "Error in <call> : <message>" on stderr; warnings are printed to stderr as
 # they happen. Then "\002<marker> <status> -\n" goes to fds 4 and 5, after the block's output. quit() ends the
 # process: the worker reports it and starts a new one.
+# Plots: a PNG device is opened before each block and closed after it; every page drawn on it becomes a line
+# "\002<marker>:image r <base64 of the PNG>\n" on fd 4 before the end line (the Java side checks, limits and saves
+# them). Pages past the eighth are not sent: a line "\002<marker>:dropped <n>\n" counts them.
 local({
   Sys.unsetenv("I4J_R_DRIVER")
   options(keep.source = FALSE)
@@ -23,6 +26,56 @@ local({
       cat(kind, " in ", paste(deparse(call, nlines = 1), collapse = ""), " : ", message, "\n", sep = "",
           file = stderr())
     }
+  }
+
+  max_images <- 8L  # ImageBudget.MAX_IMAGES on the Java side
+  alphabet <- charToRaw("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+  # base64 of bytes, computed in pieces of 3 * 2^16 bytes so no vector grows larger than a piece's
+  base64 <- function(bytes) {
+    piece <- 3L * 65536L
+    parts <- character(0)
+    for (start in seq(1L, length(bytes), by = piece)) {
+      chunk <- as.integer(bytes[start:min(length(bytes), start + piece - 1L)])
+      pad <- (3L - length(chunk) %% 3L) %% 3L
+      triples <- matrix(c(chunk, integer(pad)), nrow = 3L)
+      x <- triples[1L, ] * 65536L + triples[2L, ] * 256L + triples[3L, ]
+      out <- alphabet[rbind(x %/% 262144L, (x %/% 4096L) %% 64L, (x %/% 64L) %% 64L, x %% 64L) + 1L]
+      if (pad > 0L) out[(length(out) - pad + 1L):length(out)] <- charToRaw("=")
+      parts <- c(parts, rawToChar(out))
+    }
+    paste(parts, collapse = "")
+  }
+
+  # a PNG device for the block's plots, in a folder of its own; the files appear as pages are finished
+  open_plots <- function() {
+    folder <- tempfile("i4j-plots-")
+    dir.create(folder)
+    type <- if (isTRUE(capabilities("cairo"))) "cairo" else NULL
+    # a warning must not pass for a failure: the device may be open all the same
+    opened <- tryCatch(withCallingHandlers({
+      if (is.null(type)) png(file.path(folder, "page-%04d.png"), width = 640L, height = 480L)
+      else png(file.path(folder, "page-%04d.png"), width = 640L, height = 480L, type = type)
+      TRUE
+    }, warning = function(w) invokeRestart("muffleWarning")), error = function(e) FALSE)
+    list(folder = folder, device = if (opened) dev.cur() else NA_integer_)
+  }
+
+  # closes the block's device (if the block left it open) and sends its pages, then removes the folder
+  send_plots <- function(plots, marker) {
+    if (!is.na(plots$device) && plots$device %in% dev.list()) {
+      tryCatch(invisible(dev.off(plots$device)), error = function(e) NULL)
+    }
+    pages <- sort(list.files(plots$folder, pattern = "^page-[0-9]+[.]png$", full.names = TRUE))
+    for (page in head(pages, max_images)) {
+      bytes <- readBin(page, what = "raw", n = file.size(page))
+      if (length(bytes) > 0L) cat(sprintf("\002%s:image r %s\n", marker, base64(bytes)), file = marker_out)
+    }
+    if (length(pages) > max_images) {
+      cat(sprintf("\002%s:dropped %d\n", marker, length(pages) - max_images), file = marker_out)
+    }
+    flush(marker_out)
+    unlink(plots$folder, recursive = TRUE)
   }
 
   run <- function(path) {
@@ -61,9 +114,13 @@ local({
     space <- regexpr(" ", line, fixed = TRUE)
     marker <- substr(line, 1L, space - 1L)
     path <- substr(line, space + 1L, nchar(line))
+    plots <- tryCatch(open_plots(), error = function(e) NULL)  # no folder for plots: the block runs without
     status <- tryCatch(run(path), interrupt = function(i) 130L)
     flush(stdout())
     flush(stderr())
+    if (!is.null(plots)) tryCatch(send_plots(plots, marker), error = function(e) {
+      cat("[plots not shown: ", conditionMessage(e), "]\n", sep = "", file = stderr())
+    }, interrupt = function(i) NULL)  # a late interrupt must not end the driver
     done <- sprintf("\002%s %d -\n", marker, status)
     cat(done, file = marker_out)
     flush(marker_out)

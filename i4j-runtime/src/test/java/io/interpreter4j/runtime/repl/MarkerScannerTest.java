@@ -98,9 +98,25 @@ class MarkerScannerTest {
     }
     assertEquals("", scanner.feed("AAAA\nnext\n" + END));
     assertEquals(java.util.List.of(), scanner.takeImages());
-    assertEquals(1, scanner.takeOversized());
+    assertEquals(1, scanner.takeDropped());
     assertEquals("next\n", scanner.feed(""));
     assertTrue(scanner.complete());
+  }
+
+  @Test
+  void htmlLinesAndTheDriversCountOfDroppedImagesAreTakenOutOfTheText() {
+    MarkerScanner scanner = new MarkerScanner(MARKER);
+    String stream = "a\n\u0002" + MARKER + ":html PHA+aGk8L3A+\nb\n\u0002" + MARKER + ":dropped 3\nc\n"
+        + "\u0002" + MARKER + ":dropped x\n" + END;
+    assertEquals("a\n", scanner.feed(stream));
+    assertEquals(java.util.List.of(new MarkerScanner.HtmlLine("PHA+aGk8L3A+")), scanner.takeHtml());
+    assertEquals("b\n", scanner.feed(""));
+    assertEquals(3, scanner.takeDropped());
+    assertEquals("c\n", scanner.feed(""));
+    assertEquals(1, scanner.takeDropped()); // a count that does not parse still says something was dropped
+    assertEquals("", scanner.feed(""));
+    assertTrue(scanner.complete());
+    assertEquals(java.util.List.of(), scanner.takeHtml());
   }
 
   /** Feeds a chunk as BlockRun does, noting text and images in the order they come out. */

@@ -57,13 +57,14 @@ class PythonImagesTest {
     testKit.shutdownTestKit();
   }
 
-  record Run(String stdout, String stderr, List<BlockImage> images, ExecResult result) {}
+  record Run(String stdout, String stderr, List<BlockImage> images, List<ReplWorker.Html> html, ExecResult result) {}
 
   static Run run(ActorRef<ReplWorker.Command> worker, int block, String code) {
     TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
     worker.tell(new ReplWorker.Execute(block, code, WAIT, probe.getRef()));
     List<ReplWorker.Output> outputs = new ArrayList<>();
     List<BlockImage> images = new ArrayList<>();
+    List<ReplWorker.Html> html = new ArrayList<>();
     while (true) {
       ReplWorker.Reply reply = probe.receiveMessage(WAIT);
       if (reply instanceof ReplWorker.Output o) {
@@ -71,8 +72,12 @@ class PythonImagesTest {
       } else if (reply instanceof ReplWorker.Image i) {
         assertEquals(block, i.block());
         images.add(i.image());
+      } else if (reply instanceof ReplWorker.Html h) {
+        assertEquals(block, h.block());
+        html.add(h);
       } else if (reply instanceof ReplWorker.Finished f) {
-        return new Run(text(outputs, StreamName.STDOUT), text(outputs, StreamName.STDERR), images, f.result());
+        return new Run(text(outputs, StreamName.STDOUT), text(outputs, StreamName.STDERR), images, html,
+            f.result());
       } else {
         fail("unexpected reply " + reply);
       }
@@ -179,7 +184,7 @@ class PythonImagesTest {
   }
 
   @Test
-  void reprPngAndReprHtmlFollowIPythonsConventions() {
+  void reprPngAndReprHtmlFollowIPythonsConventions() throws IOException {
     ActorRef<ReplWorker.Command> python = worker(null);
     Run run = run(python, 4, WRITE_PNG + """
         import base64
@@ -196,6 +201,37 @@ class PythonImagesTest {
     assertEquals(1, run.images().size());
     assertEquals(new ImageHeader(ImageFormat.PNG, 5, 4), run.images().get(0).header());
     assertEquals("a\tb\n1\t2\n42\n", run.stdout());
+    // the HTML itself is saved for the dashboard's sandboxed frame
+    assertEquals(1, run.html().size());
+    Path saved = outputs().resolve("block-4-1.html");
+    assertEquals(saved, run.html().get(0).path());
+    String table = "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>";
+    assertEquals(table, Files.readString(saved));
+    assertEquals(table.length(), run.html().get(0).bytes());
+  }
+
+  @Test
+  void htmlPastEightDocumentsIsDroppedWithANoteAndAReprHtmlThatIsNoStringIsPrinted() {
+    ActorRef<ReplWorker.Command> python = worker(null);
+    Run run = run(python, 5, """
+        class Cell:
+            def _repr_html_(self):
+                return "<b>été</b>"
+        class Odd:
+            def _repr_html_(self):
+                return None
+            def __repr__(self):
+                return "Odd()"
+        for _ in range(10):
+            display(Cell())
+        display(Odd())
+        """);
+    assertEquals(0, run.result().exitCode(), run.stderr());
+    assertEquals("été\n".repeat(10) + "Odd()\n", run.stdout());
+    assertEquals(8, run.html().size());
+    assertEquals(outputs().resolve("block-5-8.html"), run.html().get(7).path());
+    assertEquals(run.html().get(0).bytes(), "<b>été</b>".getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+    assertEquals("[2 HTML document(s) dropped: a block shows at most 8 and 20 MB of them]\n", run.stderr());
   }
 
   @Test

@@ -37,6 +37,7 @@ import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Directives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.apache.pekko.stream.javadsl.FileIO;
@@ -80,7 +81,9 @@ public final class SessionRoutes extends AllDirectives {
                 path("approval", () -> post(() -> jsonBody(body -> approval(entry, block, body)))),
                 path("output", () -> get(() -> output(entry, block))))),
             path(PathMatchers.segment("images").slash(PathMatchers.integerSegment()),
-                n -> get(() -> image(entry, n)))))))));
+                n -> get(() -> image(entry, n))),
+            path(PathMatchers.segment("html").slash(PathMatchers.integerSegment()),
+                n -> get(() -> html(entry, n)))))))));
   }
 
   // ---- collection ----
@@ -277,17 +280,7 @@ public final class SessionRoutes extends AllDirectives {
     if (image == null) {
       throw ApiError.notFound("session '" + entry.id() + "' has no image " + n);
     }
-    Path path;
-    try {
-      Path real = Path.of(image.path()).toRealPath();
-      Path root = entry.journal().getParent().toRealPath();
-      if (!real.startsWith(root) || !Files.isRegularFile(real)) {
-        throw ApiError.notFound("image " + n + " of session '" + entry.id() + "' is not inside the session's folder");
-      }
-      path = real;
-    } catch (IOException | InvalidPathException e) {
-      throw ApiError.notFound("image " + n + " of session '" + entry.id() + "' is gone: " + image.path());
-    }
+    Path path = insideSessionFolder(entry, image.path(), "image " + n);
     io.interpreter4j.core.image.ImageFormat format = io.interpreter4j.core.image.ImageFormat.ofMime(image.mime());
     if (format == null) {
       throw ApiError.notFound("image " + n + " of session '" + entry.id() + "' has an unknown type " + image.mime());
@@ -299,6 +292,42 @@ public final class SessionRoutes extends AllDirectives {
       case WEBP -> MediaTypes.IMAGE_WEBP;
     };
     return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.create(type), path)));
+  }
+
+  /**
+   * The n-th HTML document the session showed, for the dashboard's sandboxed frame: served under a policy that runs
+   * no script, loads nothing from anywhere (inline styles and {@code data:} images only), submits no form and may be
+   * framed by the dashboard alone; the {@code sandbox} directive gives it an opaque origin even when opened on its own.
+   */
+  private Route html(SessionEntry entry, int n) {
+    io.interpreter4j.core.event.EventPayload.Html html = entry.view().html(n);
+    if (html == null) {
+      throw ApiError.notFound("session '" + entry.id() + "' has no HTML document " + n);
+    }
+    Path path = insideSessionFolder(entry, html.path(), "HTML document " + n);
+    return respondWithHeaders(List.of(
+            RawHeader.create("Content-Security-Policy", HTML_SECURITY_POLICY),
+            RawHeader.create("X-Frame-Options", "SAMEORIGIN"),
+            RawHeader.create("Cache-Control", "no-store")),
+        () -> complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, path))));
+  }
+
+  /** The Content-Security-Policy of a block's HTML document (see {@link #html}). */
+  static final String HTML_SECURITY_POLICY = "sandbox; default-src 'none'; style-src 'unsafe-inline'; "
+      + "img-src data:; font-src data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
+
+  /** A file an event names, if it is a regular file inside the session's folder (symlinks resolved), else 404. */
+  private static Path insideSessionFolder(SessionEntry entry, String file, String what) {
+    try {
+      Path real = Path.of(file).toRealPath();
+      Path root = entry.journal().getParent().toRealPath();
+      if (!real.startsWith(root) || !Files.isRegularFile(real)) {
+        throw ApiError.notFound(what + " of session '" + entry.id() + "' is not inside the session's folder");
+      }
+      return real;
+    } catch (IOException | InvalidPathException e) {
+      throw ApiError.notFound(what + " of session '" + entry.id() + "' is gone: " + file);
+    }
   }
 
   /** The output file if it is a regular file inside the session's data dir (symlinks resolved), else 404. */

@@ -46,6 +46,8 @@ public final class SessionView {
   private final Map<Integer, String> outputFiles = new HashMap<>();
   /** The images' events in the order shown: {@code GET /api/sessions/{id}/images/{n}} serves the n-th. */
   private final java.util.List<EventPayload.Image> images = new java.util.ArrayList<>();
+  /** The html events in order: {@code GET /api/sessions/{id}/html/{n}} serves the n-th. */
+  private final java.util.List<EventPayload.Html> htmlDocuments = new java.util.ArrayList<>();
   private final Set<String> languagesStarted = new LinkedHashSet<>();
 
   public SessionView(String id, Instant created) {
@@ -101,6 +103,8 @@ public final class SessionView {
       languagesStarted.add(e.language());
     } else if (p instanceof EventPayload.Image i) {
       images.add(i);
+    } else if (p instanceof EventPayload.Html h) {
+      htmlDocuments.add(h);
     } else if (p instanceof EventPayload.ExecFinished f) {
       if (f.output_file() != null) {
         outputFiles.put(f.block(), f.output_file());
@@ -173,6 +177,11 @@ public final class SessionView {
   /** The n-th image the session showed (1 for the first), or null. */
   public synchronized EventPayload.Image image(int n) {
     return n >= 1 && n <= images.size() ? images.get(n - 1) : null;
+  }
+
+  /** The n-th HTML document the session showed (1 for the first), or null. */
+  public synchronized EventPayload.Html html(int n) {
+    return n >= 1 && n <= htmlDocuments.size() ? htmlDocuments.get(n - 1) : null;
   }
 
   public synchronized String runningLanguage() {
