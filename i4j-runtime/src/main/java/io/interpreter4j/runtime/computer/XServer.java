@@ -18,9 +18,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A private X server: an Xvfb with a 24-bit screen of the configured size, 96 dpi, listening on its Unix socket
- * only ({@code -nolisten tcp}). It tells us its display number once it accepts connections ({@code -displayfd}),
- * so nobody waits by polling. {@link #exited()} completes when it ends, for whatever reason. Blocking: start it off
- * actor threads.
+ * only ({@code -nolisten tcp}), and kept as it is when its last client leaves ({@code -noreset}: a reset would put
+ * the pointer back in the middle between two xdotool calls). It tells us its display number once it accepts
+ * connections ({@code -displayfd}), so nobody waits by polling. {@link #exited()} completes when it ends, for
+ * whatever reason. Blocking: start it off actor threads.
  */
 public final class XServer implements AutoCloseable {
 
@@ -75,7 +76,7 @@ public final class XServer implements AutoCloseable {
   public static XServer start(int number, int width, int height) {
     String xvfb = Subprocess.executable("Xvfb").map(Path::toString).orElseThrow(() -> new IllegalStateException(MISSING));
     List<String> argv = List.of(xvfb, ":" + number, "-displayfd", "1", "-screen", "0", width + "x" + height + "x24",
-        "-dpi", "96", "-nolisten", "tcp");
+        "-dpi", "96", "-nolisten", "tcp", "-noreset");
     ProcessBuilder builder = new ProcessBuilder(argv)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectError(ProcessBuilder.Redirect.DISCARD);

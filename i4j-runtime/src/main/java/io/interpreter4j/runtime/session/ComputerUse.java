@@ -67,7 +67,7 @@ final class ComputerUse implements AutoCloseable {
       return null;
     }
     ComputerSettings settings = computer.settings();
-    String host = System.getenv("DISPLAY");
+    String host = computer.privateScreen() ? null : System.getenv("DISPLAY");
     boolean hostDisplay = host != null && !host.isBlank();
     boolean hasScreen = hostDisplay || XServer.available();
     Path scratch = sessionDir.resolve("computer");
