@@ -89,13 +89,14 @@ final class Desktop {
     try {
       Files.createDirectories(scratch);
       file = Files.createTempFile(scratch, "ocr-", ".png");
-      Files.write(file, Screenshots.png(image));
+      Files.write(file, Screenshots.png(Screenshots.forOcr(image)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write a screenshot in " + scratch + ": " + e.getMessage(), e);
     }
     try {
       Path out = Path.of(file + ".out");
-      Subprocess.Result r = Subprocess.run(List.of(tesseract, file.toString(), out.toString(), "tsv"), scratch,
+      Subprocess.Result r = Subprocess.run(List.of(tesseract, file.toString(), out.toString(), "--psm", "11",
+          "tsv"), scratch,
           Map.of(), COMMAND_TIMEOUT);
       Path tsv = Path.of(out + ".tsv");
       if (!r.ok() || !Files.exists(tsv)) {

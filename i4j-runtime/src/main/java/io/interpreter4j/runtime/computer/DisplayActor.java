@@ -19,6 +19,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.StashBuffer;
+import org.slf4j.event.Level;
 
 /**
  * The session's screen, mouse and keyboard: answers {@link Perform} for the targets {@code display}, {@code mouse}
@@ -70,8 +71,7 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
 
   private record Exited(long pid) implements ComputerCommand {}
 
-  private record Done(ActionOutcome outcome, Throwable failure, ActorRef<ActionOutcome> replyTo)
-      implements ComputerCommand {}
+  private record Done(ActionOutcome outcome, Throwable failure, Perform perform) implements ComputerCommand {}
 
   /** The display actor as the router spawns it: restarted with a backoff when its Xvfb dies. */
   public static Behavior<ComputerCommand> create(Screen screen, SecretRedactor secrets) {
@@ -82,7 +82,8 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
     return Behaviors.supervise(Behaviors.<ComputerCommand>setup(ctx -> Behaviors.withStash(STASH_CAPACITY,
             stash -> new DisplayActor(ctx, stash, screen, secrets, incarnations.incrementAndGet()))))
         .onFailure(ScreenLost.class, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(100),
-            Duration.ofSeconds(5), 0.2).withMaxRestarts(MAX_RESTARTS).withResetBackoffAfter(RESTART_WINDOW));
+            Duration.ofSeconds(5), 0.2).withMaxRestarts(MAX_RESTARTS).withResetBackoffAfter(RESTART_WINDOW)
+            .withLogLevel(Level.WARN)); // an expected event, said in one line by the exception's message
   }
 
   /** Answers every action with {@code reason}: no screen can be had here. */
@@ -167,7 +168,7 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
     }
     busy = true;
     getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> actions().perform(p.action(), p.gate()), blocking),
-        (outcome, failure) -> new Done(outcome, failure, p.replyTo()));
+        (outcome, failure) -> new Done(outcome, failure, p));
     return this;
   }
 
@@ -208,6 +209,13 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
 
   private Behavior<ComputerCommand> onDone(Done m) {
     busy = false;
+    if (m.failure() != null && server != null && server.exitCode().isPresent()) {
+      // the screen died under the action: it runs again on the restarted screen rather than failing
+      stash.stash(m.perform());
+      String code = " (exit code " + server.exitCode().get() + ")";
+      server = null;
+      throw new ScreenLost("the X server of display " + screen.display() + " stopped during an action" + code);
+    }
     ActionOutcome outcome = m.failure() != null
         ? ActionOutcome.failed(message(m.failure()))
         : m.outcome();
@@ -215,7 +223,7 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
       resetUntold = false;
       outcome = new ActionOutcome(outcome.ok(), RESET + outcome.text(), outcome.screenshotPng(), outcome.url());
     }
-    m.replyTo().tell(outcome);
+    m.perform().replyTo().tell(outcome);
     return stash.isEmpty() ? this : stash.unstash(this, 1, x -> x);
   }
 

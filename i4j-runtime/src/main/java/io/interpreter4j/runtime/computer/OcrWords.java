@@ -6,8 +6,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The words tesseract read on a screenshot ({@code tesseract - - tsv}), and where a visible text is: the words of
- * the text, in order on one line, matched without regard to case or surrounding punctuation. Pure.
+ * The words tesseract read on a screenshot ({@code tesseract IMAGE OUT tsv}), and where a visible text is: the words
+ * of the text, in order on one line, matched without regard to case, surrounding punctuation or the letters OCR
+ * confuses (I, l, | and 1; O and 0). Pure.
  */
 public final class OcrWords {
 
@@ -105,7 +106,9 @@ public final class OcrWords {
     return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
   }
 
-  private static String normalize(String word) {
-    return word.toLowerCase(Locale.ROOT).replaceAll("^[\\p{Punct}]+|[\\p{Punct}]+$", "");
+  /** Lower case, without surrounding punctuation, with the letters OCR confuses made one (I l | 1, O 0). */
+  static String normalize(String word) {
+    String w = word.toLowerCase(Locale.ROOT).replaceAll("^[\\p{Punct}&&[^|]]+|[\\p{Punct}&&[^|]]+$", "");
+    return w.replaceAll("[l|1!]", "i").replace('0', 'o');
   }
 }

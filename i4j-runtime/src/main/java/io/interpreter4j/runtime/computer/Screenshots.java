@@ -66,6 +66,33 @@ public final class Screenshots {
     g.drawString(text, x, y);
   }
 
+  /**
+   * Black text on white for OCR: each pixel by its luminance against the middle grey, the whole inverted when the
+   * screen is mostly dark (light text on a dark theme). tesseract's own global threshold fails on screens that are
+   * mostly a light grey.
+   */
+  public static BufferedImage forOcr(BufferedImage screen) {
+    int w = screen.getWidth();
+    int h = screen.getHeight();
+    int[] rgb = screen.getRGB(0, 0, w, h, null, 0, w);
+    long sum = 0;
+    for (int i = 0; i < rgb.length; i++) {
+      int p = rgb[i];
+      int luminance = (299 * ((p >> 16) & 0xff) + 587 * ((p >> 8) & 0xff) + 114 * (p & 0xff)) / 1000;
+      rgb[i] = luminance;
+      sum += luminance;
+    }
+    boolean dark = sum / Math.max(1, rgb.length) < 100;
+    BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_BYTE_GRAY);
+    int[] bw = new int[rgb.length];
+    for (int i = 0; i < rgb.length; i++) {
+      boolean ink = dark ? rgb[i] >= 128 : rgb[i] < 128;
+      bw[i] = ink ? 0xff000000 : 0xffffffff;
+    }
+    out.setRGB(0, 0, w, h, bw, 0, w);
+    return out;
+  }
+
   public static byte[] png(BufferedImage image) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {

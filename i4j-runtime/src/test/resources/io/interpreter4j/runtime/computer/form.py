@@ -13,6 +13,8 @@ def submit():
         f.write("name=%s\nagreed=%d\n" % (name.get(), agreed.get()))
     root.destroy()
 tk.Button(root, text="Submit", command=submit, font=("DejaVu Sans", 20)).place(x=300, y=600, width=300, height=80)
+root.wait_visibility(root)
+root.update_idletasks()
 root.update()
 print("ready", flush=True)
 root.mainloop()
