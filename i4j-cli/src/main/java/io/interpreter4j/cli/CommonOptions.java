@@ -44,6 +44,11 @@ public class CommonOptions {
 
   @Mixin SandboxOptions sandbox = new SandboxOptions();
 
+  @Option(names = {"--computer", "--os"},
+      description = "Let the model see the screen and use the mouse, keyboard and browser (computer.* in python; "
+          + "a private Xvfb when $DISPLAY is not set). See docs/computer.md.")
+  boolean computer;
+
   /** {@code --json}: see {@link ConversationOptions}. */
   boolean json;
 
@@ -92,6 +97,9 @@ public class CommonOptions {
       m.put("interpreter4j.approval.mode", "auto");
     }
     sandbox.addTo(m);
+    if (computer) {
+      m.put("interpreter4j.computer.enabled", true);
+    }
     if (dangerouslyAllowAll) {
       m.put("interpreter4j.approval.dangerously-allow-all", true);
     }

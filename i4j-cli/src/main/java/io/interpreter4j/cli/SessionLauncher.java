@@ -19,6 +19,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
+import io.interpreter4j.runtime.computer.ComputerSettings;
+import io.interpreter4j.runtime.computer.ComputerSpec;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.sandbox.MaskedPaths;
@@ -86,6 +88,8 @@ final class SessionLauncher {
           MaskedPaths.standard(env, settings.dataDir(), sandbox.maskedPaths()));
       containment.check();
       ProcessDefaults.set(containment, VenvMode.from(config));
+      // --computer: every session of this process may use the screen (the browser target is registered by name)
+      ProcessDefaults.setComputer(ComputerSpec.of(ComputerSettings.from(config)));
       LanguageRegistry.configure(config); // what the system prompt lists; probing starts now, in the background
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new ModelFactory.UsageException(e.getMessage());
