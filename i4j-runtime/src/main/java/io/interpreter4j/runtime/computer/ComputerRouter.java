@@ -1,6 +1,7 @@
 package io.interpreter4j.runtime.computer;
 
 import io.interpreter4j.core.event.EventPayload;
+import io.interpreter4j.core.safety.SecretRedactor;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -138,6 +139,9 @@ public final class ComputerRouter extends AbstractBehavior<ComputerRouter.Comman
     Integer x = integer(args.containsKey("x") ? args.get("x") : args.get("x1"));
     Integer y = integer(args.containsKey("y") ? args.get("y") : args.get("y1"));
     Object text = args.containsKey("text") ? args.get("text") : args.get("keys");
+    if (Boolean.TRUE.equals(args.get("secret")) && text != null) {
+      text = SecretRedactor.REDACTED; // a password the model marked; known secrets are redacted by the session
+    }
     Object ref = args.get("ref");
     String url = outcome.url().orElse(args.get("url") instanceof String u ? u : null);
     String result = outcome.text();

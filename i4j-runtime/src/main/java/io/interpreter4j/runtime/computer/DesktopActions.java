@@ -69,7 +69,7 @@ final class DesktopActions {
   private ActionOutcome move(ComputerAction a) {
     ModelSpace.Point p = point(a, "x", "y");
     desktop.move(p.x(), p.y());
-    return ActionOutcome.done("moved to (" + number(a, "x") + ", " + number(a, "y") + ")");
+    return ActionOutcome.done("moved to " + shown(a, "x", "y"));
   }
 
   private ActionOutcome click(ComputerAction a) {
@@ -95,7 +95,7 @@ final class DesktopActions {
     } else if (a.args().get("x") != null || a.args().get("y") != null) {
       ModelSpace.Point p = point(a, "x", "y");
       desktop.move(p.x(), p.y());
-      where = " at (" + number(a, "x") + ", " + number(a, "y") + ")";
+      where = " at " + shown(a, "x", "y");
     } else {
       where = " where the pointer is";
     }
@@ -129,8 +129,7 @@ final class DesktopActions {
     ModelSpace.Point from = point(a, "x1", "y1");
     ModelSpace.Point to = point(a, "x2", "y2");
     desktop.drag(from.x(), from.y(), to.x(), to.y());
-    return ActionOutcome.done("dragged from (" + number(a, "x1") + ", " + number(a, "y1") + ") to ("
-        + number(a, "x2") + ", " + number(a, "y2") + ")");
+    return ActionOutcome.done("dragged from " + shown(a, "x1", "y1") + " to " + shown(a, "x2", "y2"));
   }
 
   private ActionOutcome position() {
@@ -178,6 +177,15 @@ final class DesktopActions {
   /** The model point named by {@code xName}, {@code yName}, on the screen; off the screen is an error. */
   private ModelSpace.Point point(ComputerAction a, String xName, String yName) {
     return space.toScreen(number(a, xName), number(a, yName));
+  }
+
+  /** A point for the model's text: whole numbers without a decimal point. */
+  private static String shown(ComputerAction a, String x, String y) {
+    return "(" + format(number(a, x)) + ", " + format(number(a, y)) + ")";
+  }
+
+  private static String format(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
   private static double number(ComputerAction a, String name) {

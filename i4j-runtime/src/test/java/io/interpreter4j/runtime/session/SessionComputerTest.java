@@ -104,7 +104,7 @@ class SessionComputerTest {
 
     EventPayload.TurnFinished done = s.turn("fill in the form", TURN);
 
-    assertEquals("done", done.status().wire(), s.types() + "\n" + s.output());
+    assertEquals("done", done.status().wire(), s.types() + "\n" + s.output() + s.payloads(EventPayload.Error.class));
     assertEquals("name=Ada Lovelace\nagreed=1\n", Files.readString(work.resolve("result.txt")));
     List<EventPayload.ComputerAction> actions = s.payloads(EventPayload.ComputerAction.class);
     assertEquals(List.of("display.view", "display.size", "mouse.click", "keyboard.write", "mouse.click",
@@ -138,11 +138,57 @@ class SessionComputerTest {
 
     EventPayload.TurnFinished done = s.turn("click at 1280, 10", TURN);
 
-    assertEquals("done", done.status().wire(), s.types() + "\n" + s.output());
+    assertEquals("done", done.status().wire(), s.types() + "\n" + s.output() + s.payloads(EventPayload.Error.class));
     List<EventPayload.ComputerAction> actions = s.payloads(EventPayload.ComputerAction.class);
     assertEquals(List.of("mouse.move", "mouse.click", "mouse.position"),
         actions.stream().map(EventPayload.ComputerAction::action).toList());
     assertFalse(actions.get(1).ok());
     assertEquals(1280, actions.get(1).x());
+  }
+
+  @Test
+  void insideTheBwrapSandboxOnlyTheSessionsXSocketAndChannelAreBoundAndTheApiWorks() throws Exception {
+    // /tmp in the sandbox: the X socket, the channel's folder, and the test's own folder when the work is there
+    Sandbox bwrap = io.interpreter4j.runtime.sandbox.RequiredBwrap.sandbox(false);
+    String code = """
+        import os, subprocess, sys
+        print("tmp", sorted(os.listdir("/tmp")), sorted(os.listdir("/tmp/.X11-unix")))
+        print(computer.display.size())
+        app = subprocess.Popen([sys.executable, "form.py"], stdout=subprocess.PIPE, text=True)
+        print(app.stdout.readline().strip())
+        print(computer.mouse.click(%s))
+        print("exit", app.wait(timeout=60))
+        """.formatted(model(450, 640));
+    var s = start(cassetteJson(
+        turn(null, "```python\n" + code + "```"),
+        turn("tmp \\['\\.X11-unix', 'i4j-computer-\\d+'(, '[^']+')?\\] \\['X\\d+'\\]\\n\\(1280, 720\\)\\n"
+            + "ready\\nleft click at \\(300, 426\\)\\nexit 0", "Sent.")),
+        bwrap);
+
+    EventPayload.TurnFinished done = s.turn("press Submit", TURN);
+
+    assertEquals("done", done.status().wire(), s.types() + "\n" + s.output() + s.payloads(EventPayload.Error.class));
+    assertEquals("name=\nagreed=0\n", Files.readString(work.resolve("result.txt")));
+  }
+
+  @Test
+  void typingAPasswordAsksFirstAndIsDeniedWhereNobodyCanAnswerEvenUnderYes() throws Exception {
+    String code = """
+        try:
+            computer.keyboard.write("correct horse battery", secret=True)
+        except ComputerError as e:
+            print("refused:", e)
+        """;
+    var s = start(cassetteJson(
+        turn(null, "```python\n" + code + "```"),
+        turn("refused: typing a password was not allowed", "I may not type it.")), Sandbox.none());
+
+    EventPayload.TurnFinished done = s.turn("log in", TURN);
+
+    assertEquals("done", done.status().wire(), s.types() + "\n" + s.output() + s.payloads(EventPayload.Error.class));
+    EventPayload.ComputerAction write = s.payloads(EventPayload.ComputerAction.class).get(0);
+    assertEquals("keyboard.write", write.action());
+    assertFalse(write.ok());
+    assertEquals("[REDACTED]", write.text());
   }
 }
