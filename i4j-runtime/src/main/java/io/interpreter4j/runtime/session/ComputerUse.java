@@ -92,14 +92,16 @@ final class ComputerUse implements AutoCloseable {
         block);
   }
 
-  /** What the session's processes get: the display, the channel, the API. */
-  Map<String, String> env() {
+  /** What the session's interpreters get: the display and the channel; python also the API its driver runs. */
+  Map<String, String> env(String language) {
     Map<String, String> env = new HashMap<>();
     if (hasScreen) {
       env.put("DISPLAY", screen.display());
     }
     env.put(SOCKET_ENV, channel.socket().toString());
-    env.put(API_ENV, API);
+    if (language.equals("python")) {
+      env.put(API_ENV, API);
+    }
     return env;
   }
 

@@ -247,7 +247,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     this.computer = ComputerUse.start(context, spec, sessionDir, payload -> me.tell(new ComputerEvent(payload)));
     List<String> rules = new ArrayList<>(List.of(sandbox.promptSentence(), spec.venv().promptSentence()));
     if (computer != null) {
-      workers.extraEnv(computer.env());
+      workers.extraEnv(computer::env);
       rules.add(computer.promptSentence());
       events.subscribe(e -> {
         if (e.payload() instanceof EventPayload.ExecStarted started) {
