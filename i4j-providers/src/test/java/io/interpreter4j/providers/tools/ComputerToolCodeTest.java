@@ -72,4 +72,20 @@ class ComputerToolCodeTest {
         completed.get(0).name(), completed.get(0).info(), completed.get(0).code()));
     assertEquals("{\"action\": \"left_click\", \"coordinate\": [640, 360]}", completed.get(0).arguments());
   }
+
+  @Test
+  void theBlockOfAComputerCallGoesBackAsTheCallAndItsResult() {
+    List<ExecuteCall> completed = new ArrayList<>();
+    ToolCallFences fences = new ToolCallFences(completed::add, "toolu_", true);
+    String reply = fences.call(0, "toolu_7", "computer", "{\"action\":\"screenshot\"}") + fences.finish();
+    String kept = reply.replace(ToolCallFences.FENCE, "```"); // the session keeps blocks with plain fences
+    String result = io.interpreter4j.core.prompt.PromptBuilder.blockResult(1, "python", 0, false, false,
+        "screenshot 1280x720\n", null);
+    List<ToolHistory.Turn> turns = ToolHistory.map(List.of(io.interpreter4j.core.model.ChatMessage.user("look"),
+        io.interpreter4j.core.model.ChatMessage.assistant(kept), io.interpreter4j.core.model.ChatMessage.user(result)),
+        completed);
+    assertEquals(new ToolHistory.Calls("", completed), turns.get(1));
+    assertEquals(new ToolHistory.Results(List.of(new ToolHistory.Result("toolu_7", result)), ""), turns.get(2));
+    assertEquals("{\"action\":\"screenshot\"}", completed.get(0).arguments());
+  }
 }

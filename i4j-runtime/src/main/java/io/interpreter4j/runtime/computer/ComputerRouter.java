@@ -35,8 +35,10 @@ public final class ComputerRouter extends AbstractBehavior<ComputerRouter.Comman
   /** The block now running: the actions that follow belong to it. */
   public record BlockRunning(long block) implements Command {}
 
-  private record Finished(ComputerAction action, ActionOutcome outcome, Throwable failure,
-                          ActorRef<ActionOutcome> replyTo) implements Command {}
+  private record Finished(long id, ActionOutcome outcome, Throwable failure) implements Command {}
+
+  /** An action sent to a target and not answered yet. */
+  private record Pending(String targetName, ComputerAction action, ActorRef<ActionOutcome> replyTo) {}
 
   private record TargetStopped(String name, ActorRef<ComputerCommand> ref) implements Command {}
 
@@ -60,8 +62,11 @@ public final class ComputerRouter extends AbstractBehavior<ComputerRouter.Comman
   private final Map<String, ActorRef<ComputerCommand>> running = new HashMap<>();
   private final ActionGate gate;
   private final Consumer<EventPayload> events;
+  /** Actions sent and not answered, by id: answered at once when their target stops. */
+  private final Map<Long, Pending> pending = new HashMap<>();
   private long block;
   private int spawned;
+  private long nextId;
 
   private ComputerRouter(ActorContext<Command> context, Map<String, Supplier<Behavior<ComputerCommand>>> targets,
                          ActionGate gate, Consumer<EventPayload> events) {
@@ -102,8 +107,10 @@ public final class ComputerRouter extends AbstractBehavior<ComputerRouter.Comman
       return this;
     }
     ActorRef<ComputerCommand> target = running.computeIfAbsent(targetName, this::spawn);
+    long id = ++nextId;
+    pending.put(id, new Pending(targetName, action, m.replyTo()));
     getContext().ask(ActionOutcome.class, target, ACTION_TIMEOUT, replyTo -> new Perform(action, gate, replyTo),
-        (outcome, failure) -> new Finished(action, outcome, failure, m.replyTo()));
+        (outcome, failure) -> new Finished(id, outcome, failure));
     return this;
   }
 
@@ -114,11 +121,15 @@ public final class ComputerRouter extends AbstractBehavior<ComputerRouter.Comman
   }
 
   private Behavior<Command> onFinished(Finished m) {
+    Pending p = pending.remove(m.id());
+    if (p == null) {
+      return this; // answered when its target stopped
+    }
     ActionOutcome outcome = m.failure() != null
-        ? ActionOutcome.failed("the " + m.action().target() + " did not answer within " + ACTION_TIMEOUT.toMinutes()
+        ? ActionOutcome.failed("the " + p.action().target() + " did not answer within " + ACTION_TIMEOUT.toMinutes()
             + " minutes; the action may or may not have happened")
         : m.outcome();
-    finish(m.action(), outcome, m.replyTo());
+    finish(p.action(), outcome, p.replyTo());
     return this;
   }
 
@@ -129,6 +140,14 @@ public final class ComputerRouter extends AbstractBehavior<ComputerRouter.Comman
 
   private Behavior<Command> onTargetStopped(TargetStopped m) {
     running.remove(m.name(), m.ref());
+    pending.entrySet().removeIf(e -> {
+      if (!e.getValue().targetName().equals(m.name())) {
+        return false;
+      }
+      finish(e.getValue().action(), ActionOutcome.failed("the " + m.name() + " stopped (it failed too often); the "
+          + "action may or may not have happened; the next action starts it again"), e.getValue().replyTo());
+      return true;
+    });
     getContext().getLog().warn("the computer's {} target stopped; the next action starts it again", m.name());
     return this;
   }

@@ -71,7 +71,8 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
 
   private record Exited(long pid) implements ComputerCommand {}
 
-  private record Done(ActionOutcome outcome, Throwable failure, Perform perform) implements ComputerCommand {}
+  private record Done(ActionOutcome outcome, Throwable failure, Perform perform, int incarnation)
+      implements ComputerCommand {}
 
   /** The display actor as the router spawns it: restarted with a backoff when its Xvfb dies. */
   public static Behavior<ComputerCommand> create(Screen screen, SecretRedactor secrets) {
@@ -107,7 +108,10 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
   private final Screen screen;
   private final SecretRedactor secrets;
   private final Executor blocking;
+  private final int incarnation;
   private XServer server;
+  /** The action running now, or null. */
+  private Perform inFlight;
   private volatile DesktopActions actions;
   private boolean ready;
   private boolean busy;
@@ -121,6 +125,7 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
     this.screen = screen;
     this.secrets = secrets;
     this.blocking = context.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
+    this.incarnation = incarnation;
     this.resetUntold = incarnation > 1 && screen.host() == null;
     if (screen.host() != null) {
       ready = true;
@@ -167,8 +172,9 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
       return this;
     }
     busy = true;
+    inFlight = p;
     getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> actions().perform(p.action(), p.gate()), blocking),
-        (outcome, failure) -> new Done(outcome, failure, p));
+        (outcome, failure) -> new Done(outcome, failure, p, incarnation));
     return this;
   }
 
@@ -202,13 +208,21 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
     if (server != null && server.pid() == m.pid()) {
       String code = server.exitCode().map(c -> " (exit code " + c + ")").orElse("");
       server = null;
+      if (inFlight != null && !stash.isFull()) {
+        stash.stash(inFlight); // it runs again on the new screen; its late Done is ignored there
+      }
+      inFlight = null;
       throw new ScreenLost("the X server of display " + screen.display() + " stopped" + code);
     }
     return this;
   }
 
   private Behavior<ComputerCommand> onDone(Done m) {
+    if (m.incarnation() != incarnation) {
+      return this; // an action of a screen that died: it was queued again when it died
+    }
     busy = false;
+    inFlight = null;
     if (m.failure() != null && server != null && server.exitCode().isPresent()) {
       // the screen died under the action: it runs again on the restarted screen rather than failing
       stash.stash(m.perform());
@@ -236,6 +250,12 @@ public final class DisplayActor extends AbstractBehavior<ComputerCommand> {
   private Behavior<ComputerCommand> onStopping(Signal signal) {
     if (signal instanceof PreRestart) {
       stash.forEach(m -> getContext().getSelf().tell(m)); // the next incarnation answers them
+    } else {
+      stash.forEach(m -> {
+        if (m instanceof Perform p) {
+          p.replyTo().tell(ActionOutcome.failed("the screen stopped before this action could run"));
+        }
+      });
     }
     if (server != null) {
       server.close();

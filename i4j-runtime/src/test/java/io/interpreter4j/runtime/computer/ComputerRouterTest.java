@@ -95,4 +95,27 @@ class ComputerRouterTest {
     assertFalse(refused.ok());
     display.expectNoMessage(Duration.ofMillis(200));
   }
+
+  @Test
+  void anActionWhoseTargetStopsIsAnsweredAtOnceAndTheNextStartsItAgain() {
+    TestProbe<ComputerCommand> seen = testKit.createTestProbe();
+    Supplier<Behavior<ComputerCommand>> stopsOnFirst = () -> Behaviors.receive(ComputerCommand.class)
+        .onAnyMessage(m -> {
+          seen.getRef().tell(m);
+          return Behaviors.stopped();
+        }).build();
+    TestProbe<EventPayload> events = testKit.createTestProbe();
+    ActorRef<ComputerRouter.Command> router = testKit.spawn(ComputerRouter.create(
+        Map.of("display", stopsOnFirst), GATE, events.getRef()::tell));
+    TestProbe<ActionOutcome> replies = testKit.createTestProbe();
+
+    router.tell(new ComputerRouter.Act("display", "view", Map.of(), replies.getRef()));
+    seen.expectMessageClass(Perform.class, WAIT);
+    ActionOutcome lost = replies.expectMessageClass(ActionOutcome.class, WAIT);
+    assertFalse(lost.ok());
+    assertTrue(lost.text().startsWith("the display stopped"), lost.text());
+
+    router.tell(new ComputerRouter.Act("keyboard", "press", Map.of("keys", "enter"), replies.getRef()));
+    assertEquals("keyboard", ((Perform) seen.expectMessageClass(Perform.class, WAIT)).action().target());
+  }
 }
