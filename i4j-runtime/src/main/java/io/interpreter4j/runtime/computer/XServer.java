@@ -40,7 +40,7 @@ public final class XServer implements AutoCloseable {
   private XServer(Process process, int number) {
     this.process = process;
     this.number = number;
-    this.onExit = new Thread(process::destroyForcibly, "i4j-xvfb-" + number + "-exit");
+    this.onExit = new Thread(process::destroy, "i4j-xvfb-" + number + "-exit"); // SIGTERM: it removes its socket
     Runtime.getRuntime().addShutdownHook(onExit);
   }
 
