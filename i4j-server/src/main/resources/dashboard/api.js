@@ -6,8 +6,8 @@
 import { auth, conn } from './connection.js';
 
 const EVENT_TYPES = ['session_started', 'user_message', 'assistant_delta', 'assistant_message', 'code_block',
-  'approval', 'approval_requested', 'exec_started', 'output', 'image', 'html', 'exec_finished', 'retry', 'usage', 'turn_finished',
-  'error'];
+  'approval', 'approval_requested', 'exec_started', 'output', 'image', 'html', 'computer_action', 'exec_finished', 'retry',
+  'usage', 'turn_finished', 'error'];
 
 export class ApiError extends Error {
   constructor(status, message, detail) {

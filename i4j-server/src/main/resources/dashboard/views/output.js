@@ -3,6 +3,7 @@
  * the page (the oldest output is dropped past OUTPUT_CAP characters, with a link to the full output on the server),
  * and the images the block showed, in place among its output; a click shows one at full size. HTML a block showed
  * is drawn in a sandboxed frame (no scripts, no same-origin access; the server adds a policy that loads nothing).
+ * What the block did on the computer (computer_action events) is a line each, before the screenshot it took.
  */
 import { h } from '../dom.js';
 import { fmtBytes, stripAnsi } from '../format.js';
@@ -70,10 +71,22 @@ export class BlockOutput {
     return true;
   }
 
+  /** Queues a line for an action on the computer (a computer_action event). */
+  action(ev) {
+    this.pending.push(['action', ev]);
+    this.el.hidden = false;
+    return true;
+  }
+
   /** Draws what was queued; finished: the block's exec_finished event, if any. */
   flush(finished) {
     const el = this.pre;
     for (const [stream, text] of this.pending) {
+      if (stream === 'action') {
+        el.append(actionLine(text));
+        this.chunks.push({ stream, node: null, len: 0 });
+        continue;
+      }
       if (stream === 'image' || stream === 'html') {
         el.append(stream === 'image' ? imageFigure(text.src, text.ev) : htmlFrame(text.src, text.ev));
         this.chunks.push({ stream, node: null, len: 0 }); // text after the image starts a span of its own
@@ -122,6 +135,19 @@ export class BlockOutput {
     }
     if (this.stick) el.scrollTop = el.scrollHeight;
   }
+}
+
+/** One action on the computer: what (mouse.click), where (model coordinates), what was typed, the page, the result. */
+function actionLine(ev) {
+  const where = ev.x != null && ev.y != null ? ' (' + ev.x + ', ' + ev.y + ')' : '';
+  const bits = [ev.action + where];
+  if (ev.ref) bits.push('ref ' + ev.ref);
+  if (ev.text != null && ev.text !== '') bits.push(JSON.stringify(ev.text));
+  if (ev.url) bits.push(ev.url);
+  return h('div', { class: 'out-action' + (ev.ok ? '' : ' out-action-failed'), 'data-testid': 'computer-action',
+    dataset: { action: ev.action } },
+    h('span', { class: 'out-action-what', text: (ev.ok ? '\u25b8 ' : '\u2717 ') + bits.join(' \u00b7 ') }),
+    h('span', { class: 'out-action-result', text: ev.result ? ' \u2014 ' + ev.result : '' }));
 }
 
 /** An image in the output: its size and source in the caption; a click opens it at full size in a dialog. */

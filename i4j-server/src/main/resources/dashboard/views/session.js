@@ -217,6 +217,12 @@ export class SessionView {
         if (b.output.html(this.base + '/html/' + this.htmlCount, ev)) this.dirtyOutputs.add(b);
         break;
       }
+      case 'computer_action': {
+        // a line in the block's output; the screenshot it took follows as the block's image
+        const b = this.blockFor(ev.block, null, null);
+        if (b.output.action(ev)) this.dirtyOutputs.add(b);
+        break;
+      }
       case 'exec_finished': {
         const b = this.blockFor(ev.block, null, null);
         b.markFinished(ev);

@@ -52,6 +52,16 @@ public class CommonOptions {
 
   @Mixin SandboxOptions sandbox = new SandboxOptions();
 
+  @Option(names = {"--computer", "--os"},
+      description = "Let the model see the screen and use the mouse, keyboard and browser (computer.* in python; "
+          + "a private Xvfb when $DISPLAY is not set). See docs/computer.md.")
+  boolean computer;
+
+  @Option(names = "--browser-headed",
+      description = "With --computer, show the browser on the session's screen instead of running it headless. "
+          + "See docs/computer.md#browser.")
+  boolean browserHeaded;
+
   /** {@code --json}: see {@link ConversationOptions}. */
   boolean json;
 
@@ -106,6 +116,12 @@ public class CommonOptions {
       m.put("interpreter4j.approval.mode", "auto");
     }
     sandbox.addTo(m);
+    if (computer) {
+      m.put("interpreter4j.computer.enabled", true);
+    }
+    if (browserHeaded) {
+      m.put("interpreter4j.browser.headed", true);
+    }
     if (dangerouslyAllowAll) {
       m.put("interpreter4j.approval.dangerously-allow-all", true);
     }

@@ -22,6 +22,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
+import io.interpreter4j.runtime.computer.ComputerSettings;
+import io.interpreter4j.runtime.computer.ComputerSpec;
+import io.interpreter4j.runtime.computer.browser.BrowserActor;
+import io.interpreter4j.runtime.computer.browser.BrowserSettings;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.sandbox.MaskedPaths;
@@ -37,6 +41,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
@@ -89,6 +94,11 @@ final class SessionLauncher {
           MaskedPaths.standard(env, settings.dataDir(), sandbox.maskedPaths()));
       containment.check();
       ProcessDefaults.set(containment, VenvMode.from(config));
+      // --computer: every session of this process may use the screen, and a browser of its own (Playwright driving
+      // the system's Chromium), started at its first browser action
+      BrowserSettings browser = BrowserSettings.from(config);
+      ProcessDefaults.setComputer(ComputerSpec.of(ComputerSettings.from(config)).withTarget("browser",
+          ctx -> BrowserActor.create(browser, ctx.workdir(), Optional.ofNullable(ctx.display()))));
       LanguageRegistry.configure(config); // what the system prompt lists; probing starts now, in the background
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new ModelFactory.UsageException(e.getMessage());

@@ -134,7 +134,7 @@ public abstract class SseModelProvider implements ModelProvider {
       return client.stream(http, target, () -> decoder(endpoint.baseUrl(), toolCalling ? new ToolCallFences(call -> {
             made.add(call);
             ledger.record(call);
-          }, toolCallIdPrefix()) : null))
+          }, toolCallIdPrefix(), nativeComputerTool()) : null))
           .watchTermination((notUsed, done) -> {
             done.whenComplete((d, failure) -> {
               if (failure != null) {
@@ -160,6 +160,11 @@ public abstract class SseModelProvider implements ModelProvider {
 
   /** How the API's tool call ids begin. */
   protected abstract String toolCallIdPrefix();
+
+  /** Whether the API offers its own computer tool (Anthropic's), whose model needs no grid on screenshots. */
+  protected boolean nativeComputerTool() {
+    return false;
+  }
 
   /** A decoder of one response; {@code fences} is null in markdown mode. */
   protected abstract WireDecoder decoder(String source, ToolCallFences fences);

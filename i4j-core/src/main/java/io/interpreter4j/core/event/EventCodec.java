@@ -26,6 +26,7 @@ public final class EventCodec {
       Map.entry("exec_finished", EventPayload.ExecFinished.class),
       Map.entry("image", EventPayload.Image.class),
       Map.entry("html", EventPayload.Html.class),
+      Map.entry("computer_action", EventPayload.ComputerAction.class),
       Map.entry("usage", EventPayload.Usage.class),
       Map.entry("retry", EventPayload.Retry.class),
       Map.entry("turn_finished", EventPayload.TurnFinished.class),

@@ -86,6 +86,17 @@ public sealed interface EventPayload {
     public String type() { return "html"; }
   }
 
+  /**
+   * One action on the computer (computer use): action is target.action (mouse.click, keyboard.write, browser.go, ...);
+   * x, y: the point in model coordinates, else null; text: what was typed or looked for (redacted like other
+   * secrets), else null; ref: the browser element, else null; url: the page after a browser action, else null;
+   * ok: whether it was done; result: the short text the model got.
+   */
+  record ComputerAction(int block, String action, Integer x, Integer y, String text, String ref, String url,
+                        boolean ok, String result) implements EventPayload {
+    public String type() { return "computer_action"; }
+  }
+
   /** Tokens of one model call, as the provider reported them. */
   record Usage(long input_tokens, long output_tokens) implements EventPayload {
     public String type() { return "usage"; }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
+import io.interpreter4j.providers.tools.ComputerTool;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 
 /**
@@ -55,10 +56,18 @@ public final class AnthropicProvider extends SseModelProvider {
   @Override
   protected HttpRequest withHeaders(HttpRequest request, Optional<String> apiKey) {
     HttpRequest http = request.addHeader(RawHeader.create("anthropic-version", API_VERSION));
+    if (toolCalling() && ComputerTool.active()) {
+      http = http.addHeader(RawHeader.create("anthropic-beta", ComputerTool.ANTHROPIC_BETA));
+    }
     if (apiKey.isPresent()) {
       http = http.addHeader(RawHeader.create("x-api-key", apiKey.get()));
     }
     return http;
+  }
+
+  @Override
+  protected boolean nativeComputerTool() {
+    return true;
   }
 
   @Override

@@ -16,6 +16,7 @@ import io.interpreter4j.providers.http.StreamDecoder;
 import io.interpreter4j.providers.http.WireJson;
 import io.interpreter4j.providers.sse.SseEvent;
 import io.interpreter4j.providers.tools.ExecuteCall;
+import io.interpreter4j.providers.tools.ComputerTool;
 import io.interpreter4j.providers.tools.ExecuteTool;
 import io.interpreter4j.providers.tools.ToolCallFences;
 import io.interpreter4j.providers.tools.ToolHistory;
@@ -138,7 +139,10 @@ public final class AnthropicWire {
       }
     }
     if (tools) {
-      root.putArray("tools").add(ExecuteTool.anthropic());
+      ArrayNode offered = root.putArray("tools").add(ExecuteTool.anthropic());
+      if (ComputerTool.active()) {
+        ComputerTool.anthropic().forEach(offered::add);
+      }
     }
     return WireJson.write(root);
   }

@@ -14,6 +14,7 @@ import io.interpreter4j.providers.http.StreamDecoder;
 import io.interpreter4j.providers.http.WireJson;
 import io.interpreter4j.providers.sse.SseEvent;
 import io.interpreter4j.providers.tools.ExecuteCall;
+import io.interpreter4j.providers.tools.ComputerTool;
 import io.interpreter4j.providers.tools.ExecuteTool;
 import io.interpreter4j.providers.tools.ToolCallFences;
 import io.interpreter4j.providers.tools.ToolHistory;
@@ -87,7 +88,10 @@ public final class OpenAiWire {
     root.put("stream", true);
     root.putObject("stream_options").put("include_usage", true);
     if (tools) {
-      root.putArray("tools").add(ExecuteTool.openAi());
+      com.fasterxml.jackson.databind.node.ArrayNode offered = root.putArray("tools").add(ExecuteTool.openAi());
+      if (ComputerTool.active()) {
+        ComputerTool.openAi().forEach(offered::add);
+      }
     }
     return WireJson.write(root);
   }

@@ -56,10 +56,11 @@ public final class ExecuteTool {
   /** The conversation with {@link #SYSTEM_NOTE} added to its system prompt (or as one, when it has none). */
   public static List<ChatMessage> withSystemNote(List<ChatMessage> messages) {
     List<ChatMessage> out = new ArrayList<>(messages);
+    String note = ComputerTool.active() ? SYSTEM_NOTE + "\n\n" + ComputerTool.SYSTEM_NOTE : SYSTEM_NOTE;
     if (!out.isEmpty() && out.get(0).role() == Role.SYSTEM) {
-      out.set(0, ChatMessage.system(out.get(0).content().stripTrailing() + "\n\n" + SYSTEM_NOTE));
+      out.set(0, ChatMessage.system(out.get(0).content().stripTrailing() + "\n\n" + note));
     } else {
-      out.add(0, ChatMessage.system(SYSTEM_NOTE));
+      out.add(0, ChatMessage.system(note));
     }
     return out;
   }

@@ -37,6 +37,7 @@ public final class ToolCallFences {
 
   private final Consumer<ExecuteCall> completed;
   private final String idPrefix;
+  private final boolean nativeComputerTool;
   private final Map<Integer, Call> calls = new HashMap<>();
   /** Text and calls waiting for the active call to finish, in order. */
   private final Deque<Object> waiting = new ArrayDeque<>();
@@ -51,8 +52,14 @@ public final class ToolCallFences {
    * @param idPrefix  prefix of the ids made up for calls the server sent without one ({@code call_}, {@code toolu_})
    */
   public ToolCallFences(Consumer<ExecuteCall> completed, String idPrefix) {
+    this(completed, idPrefix, false);
+  }
+
+  /** @param nativeComputerTool the model calls Anthropic's native computer tool: its screenshots carry no grid */
+  public ToolCallFences(Consumer<ExecuteCall> completed, String idPrefix, boolean nativeComputerTool) {
     this.completed = completed;
     this.idPrefix = idPrefix;
+    this.nativeComputerTool = nativeComputerTool;
   }
 
   /** Text of the reply. */
@@ -92,7 +99,7 @@ public final class ToolCallFences {
       call.name = name;
     }
     if (arguments != null && !arguments.isEmpty() && !call.ended) {
-      call.feed(arguments);
+      call.feed(arguments, ComputerToolCode.handles(call.name));
     }
     render();
     return drain();
@@ -123,6 +130,17 @@ public final class ToolCallFences {
   private void render() {
     while (active != null) {
       Call call = active;
+      if (ComputerToolCode.handles(call.name) && !call.fenceWritten) {
+        if (!call.ended) {
+          return;
+        }
+        // a computer or browser call becomes the python block that performs it, written whole once complete
+        call.language = "python";
+        call.code.setLength(0);
+        call.code.append(ComputerToolCode.python(call.name, call.raw.toString(), !nativeComputerTool));
+        call.complete = true;
+        call.codeDone = true;
+      }
       if (!call.fenceWritten && call.canOpen()) {
         write(lineStart() + FENCE + call.info() + "\n");
         call.fenceWritten = true;
@@ -197,13 +215,18 @@ public final class ToolCallFences {
     boolean fenceWritten;
     int codeWritten;
 
-    void feed(String piece) {
+    void feed(String piece, boolean computer) {
       raw.append(piece);
       if (raw.length() > MAX_ARGUMENTS) {
         throw new ModelException("a tool call's arguments exceed " + MAX_ARGUMENTS + " characters", false);
       }
       for (StreamingJsonFields.Event e : parser.feed(piece)) {
-        if (e instanceof StreamingJsonFields.FieldText t) {
+        if (computer) {
+          if (e instanceof StreamingJsonFields.ObjectEnd) {
+            complete = true;
+            ended = true;
+          }
+        } else if (e instanceof StreamingJsonFields.FieldText t) {
           if (t.field().equals("code") && !codeDone) {
             code.append(t.text());
           } else if (t.field().equals("language") && language == null) {
@@ -236,6 +259,9 @@ public final class ToolCallFences {
     String arguments() {
       if (!parser.invalid()) {
         return raw.toString();
+      }
+      if (ComputerToolCode.handles(name)) {
+        return "{}"; // its block says what was wrong with them
       }
       ObjectNode args = JSON.createObjectNode();
       if (!info().isEmpty()) {

@@ -125,11 +125,34 @@ final class BubblewrapSandbox extends ProbedSandbox {
     mounts.values().forEach(all::addAll);
     // read-only once everything inside them is mounted: a writable session folder inside stays writable
     maskedFolders.forEach(p -> all.addAll(List.of("--remount-ro", p.toString())));
+    sessionSockets(env).forEach(socket -> all.addAll(List.of("--bind", socket.toString(), socket.toString())));
     // the home folder is read-only: caches (pip's among them, and npm's ~/.npm) go to the private /tmp
     all.addAll(List.of("--setenv", "XDG_CACHE_HOME", "/tmp/.cache", "--setenv", "npm_config_cache", "/tmp/.npm"));
     all.addAll(List.of("--chdir", absolute(workdir).toString(), "--"));
     all.addAll(argv);
     return all;
+  }
+
+  /**
+   * The sockets of the session's computer use that its environment names, when they exist: the X server of a local
+   * {@code DISPLAY} ({@code :N} -> {@code /tmp/.X11-unix/XN}) and the computer channel ({@code I4J_COMPUTER_SOCKET}).
+   * Only these are bound into the private {@code /tmp}; nothing else of it is.
+   */
+  static List<Path> sessionSockets(Map<String, String> env) {
+    List<Path> sockets = new ArrayList<>();
+    String display = env.get("DISPLAY");
+    if (display != null && display.matches(":\\d+(\\.\\d+)?")) {
+      String number = display.substring(1).split("\\.")[0];
+      Path x = Path.of("/tmp/.X11-unix/X" + number);
+      if (Files.exists(x)) {
+        sockets.add(x);
+      }
+    }
+    String channel = env.get("I4J_COMPUTER_SOCKET");
+    if (channel != null && !channel.isBlank() && Files.exists(Path.of(channel))) {
+      sockets.add(Path.of(channel).toAbsolutePath().normalize());
+    }
+    return sockets;
   }
 
   /** Whether {@code path} can be seen in the sandbox: outside the hidden folders, or inside something bound. */

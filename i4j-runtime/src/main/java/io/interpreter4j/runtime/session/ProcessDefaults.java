@@ -1,6 +1,7 @@
 package io.interpreter4j.runtime.session;
 
 import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.runtime.computer.ComputerSpec;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.sandbox.MaskedPaths;
@@ -19,6 +20,7 @@ import java.util.Map;
 public final class ProcessDefaults {
   private static volatile Containment containment;
   private static volatile VenvMode venv = VenvMode.AUTO;
+  private static volatile ComputerSpec computer = ComputerSpec.OFF;
 
   private ProcessDefaults() {}
 
@@ -43,6 +45,15 @@ public final class ProcessDefaults {
 
   public static VenvMode venv() {
     return venv;
+  }
+
+  /** Computer use for this process's sessions ({@code --computer}, {@code interpreter4j.computer}); call at start. */
+  public static void setComputer(ComputerSpec value) {
+    computer = value == null ? ComputerSpec.OFF : value;
+  }
+
+  public static ComputerSpec computer() {
+    return computer;
   }
 
   /** reference.conf's containment, with this process's home, configuration and data folders hidden. */

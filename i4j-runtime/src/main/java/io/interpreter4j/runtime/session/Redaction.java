@@ -41,6 +41,9 @@ final class Redaction {
     } else if (p instanceof EventPayload.Conversation c) {
       return new EventPayload.Conversation(c.reason(), c.source(), c.messages().stream()
           .map(m -> new EventPayload.Message(m.role(), r.redact(m.content()))).toList());
+    } else if (p instanceof EventPayload.ComputerAction c) {
+      return new EventPayload.ComputerAction(c.block(), c.action(), c.x(), c.y(), nullable(r, c.text()), c.ref(),
+          c.url(), c.ok(), nullable(r, c.result()));
     } else if (p instanceof EventPayload.TurnFinished t) {
       return new EventPayload.TurnFinished(t.status(), t.iterations(), nullable(r, t.reason()));
     }

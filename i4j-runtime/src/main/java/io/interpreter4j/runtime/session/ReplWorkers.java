@@ -35,6 +35,8 @@ final class ReplWorkers {
   private int generation;
   /** Where new workers start their interpreters. */
   private Sandbox sandbox;
+  /** Added to each language's interpreter's environment (computer use: DISPLAY, the computer channel, its API). */
+  private java.util.function.Function<String, Map<String, String>> extraEnv = language -> Map.of();
 
   ReplWorkers(ActorContext<Session.Command> context, SessionSpec spec, Sandbox sandbox, Path sessionDir,
               LanguageRegistry languages, BiFunction<String, ActorRef<ReplWorker.Command>, Session.Command> onStopped) {
@@ -46,6 +48,11 @@ final class ReplWorkers {
     this.onStopped = onStopped;
   }
 
+  /** Environment entries of the interpreters started from now on, by language. */
+  void extraEnv(java.util.function.Function<String, Map<String, String>> value) {
+    extraEnv = value;
+  }
+
   /** The worker of this (canonical) language, spawned if there is none. */
   ActorRef<ReplWorker.Command> of(String language) {
     return workers.computeIfAbsent(language, this::spawn);
@@ -54,7 +61,7 @@ final class ReplWorkers {
   private ActorRef<ReplWorker.Command> spawn(String language) {
     Settings settings = spec.settings();
     ReplConfig config = new ReplConfig(language, sessionDir, settings.workdir(), settings.idleTimeout(),
-        settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), Map.of(),
+        settings.interruptGrace(), settings.maxOutput(), settings.liveOutputLimit(), extraEnv.apply(language),
         settings.python().isBlank() ? null : settings.python())
         .withSandbox(sandbox).withVenv(spec.venv()).withFaults(spec.faults());
     ActorRef<ReplWorker.Command> worker = context.spawn(ReplWorker.supervised(languages.worker(config)),

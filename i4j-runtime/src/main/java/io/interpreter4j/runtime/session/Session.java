@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
@@ -168,6 +169,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private record JournalFailed(String message) implements Command {}
 
+  /** An event of the computer router ({@code computer_action}), published on the session's thread. */
+  private record ComputerEvent(EventPayload payload) implements Command {}
+
   /** How often the streamer, the gate and the retry controller may be restarted in {@link #WITHIN}. */
   static final int RESTARTS = 3;
   static final Duration WITHIN = Duration.ofMinutes(1);
@@ -200,6 +204,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final TurnRunner turn;
   private final ConversationCommands edits;
   private final Instant started;
+  /** Computer use ({@code --computer}), or null when it is off. */
+  private final ComputerUse computer;
   private Settings.ApprovalMode approvalMode;
   /** Where the code runs now; the workers start their interpreters in it. */
   private Sandbox sandbox;
@@ -237,8 +243,20 @@ public final class Session extends AbstractBehavior<Session.Command> {
     LanguageRegistry languages = LanguageRegistry.of(context.getSystem().settings().config());
     languages.discovery();
     this.workers = new ReplWorkers(context, spec, sandbox, sessionDir, languages, WorkerStopped::new);
+    ActorRef<Command> me = context.getSelf();
+    this.computer = ComputerUse.start(context, spec, sessionDir, payload -> me.tell(new ComputerEvent(payload)));
+    List<String> rules = new ArrayList<>(List.of(sandbox.promptSentence(), spec.venv().promptSentence()));
+    if (computer != null) {
+      workers.extraEnv(computer::env);
+      rules.add(computer.promptSentence());
+      events.subscribe(e -> {
+        if (e.payload() instanceof EventPayload.ExecStarted started) {
+          computer.blockRunning(started.block());
+        }
+      });
+    }
     this.conversation = new Conversation(PromptBuilder.systemPrompt(spec.host(), LocalDate.now(),
-        settings.customInstructions(), List.of(sandbox.promptSentence(), spec.venv().promptSentence())));
+        settings.customInstructions(), rules));
     this.turn = new TurnRunner(context, settings, events, conversation, new TurnRunner.Children(streamer, gate, retry,
         workers, context.messageAdapter(ApprovalGate.Reply.class, FromGate::new),
         context.messageAdapter(ReplWorker.Reply.class, FromWorker::new)), languages, spec.faults());
@@ -278,6 +296,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(ChildStopped.class, this::onChildStopped)
         .onMessage(WorkerStopped.class, this::onWorkerStopped)
         .onMessage(JournalFailed.class, this::onJournalFailed)
+        .onMessage(ComputerEvent.class, m -> edit(() -> events.publish(m.payload())))
         .onSignal(PostStop.class, this::onPostStop)
         .build();
   }
@@ -397,7 +416,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
   }
 
   private Behavior<Command> onPostStop(PostStop signal) {
-    // Children (REPL workers) are stopped with us; their stop hooks kill their process trees.
+    // Children (REPL workers, the computer's display) are stopped with us; their stop hooks kill their processes.
+    if (computer != null) {
+      computer.close();
+    }
     events.closeAndForgetIfSilent();
     return this;
   }

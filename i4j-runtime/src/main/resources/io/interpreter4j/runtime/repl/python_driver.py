@@ -215,6 +215,11 @@ def _i4j_main():
     sys.modules["__main__"] = user_main  # pickle, dataclasses and doctest look user classes up here
     namespace = user_main.__dict__
     namespace["display"] = display
+    computer_api = os.environ.pop("I4J_COMPUTER_API", None)  # computer use: the `computer` global (computer_api.py)
+    if computer_api and os.environ.get("I4J_COMPUTER_SOCKET"):
+        api = {}
+        exec(compile(computer_api, "<i4j computer>", "exec"), api)
+        api["_i4j_computer_api"](os.environ["I4J_COMPUTER_SOCKET"], send_image, namespace)
     sys.argv = [""]
     sys.path[0] = ""
 
