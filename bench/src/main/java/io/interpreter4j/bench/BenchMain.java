@@ -10,6 +10,7 @@ import io.interpreter4j.bench.jmh.JmhSections;
 import io.interpreter4j.bench.loop.LoopSection;
 import io.interpreter4j.bench.repl.ReplRoundTripSection;
 import io.interpreter4j.bench.sessions.ConcurrentSessionsSection;
+import io.interpreter4j.bench.sessions.SessionStartSection;
 import io.interpreter4j.bench.sse.SseFanoutSection;
 import io.interpreter4j.bench.startup.StartupSection;
 import io.interpreter4j.core.event.EventCodec;
@@ -66,6 +67,7 @@ public final class BenchMain {
     sections.put("intercept_latency", c -> InterceptLatencySection.run(c.quick()));
     sections.put("loop", c -> LoopSection.run(c.quick()));
     sections.put("sessions", c -> ConcurrentSessionsSection.run(c.quick()));
+    sections.put("session_start", c -> SessionStartSection.run(c.quick()));
     sections.put("scanner_throughput", c -> JmhSections.scanner(c.quick()));
     sections.put("danger_rules", c -> JmhSections.danger(c.quick()));
     sections.put("danger_few_kb", c -> DangerBlocksSection.run(c.quick()));

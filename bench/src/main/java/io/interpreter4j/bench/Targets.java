@@ -24,6 +24,7 @@ final class Targets {
     atLeast(t, "loop_speedup_vs_jupyter", loop.path("ratios").path("speedup_vs_jupyter_median"), 5);
     JsonNode sessions = report.path("sessions");
     check(t, "sessions_all_done", sessions.path("all_done"), "true", sessions.path("all_done").asBoolean(false));
+    atMost(t, "session_first_python_block_ms", report.path("session_start").path("i4j_median_ms").path("median"), 30);
     atMost(t, "heap_per_idle_session_kib", sessions.path("heap_per_idle_session_kib"), 64);
     atLeast(t, "scanner_mb_per_s", report.path("scanner_throughput").path("i4j_mb_per_s"), 100);
     JsonNode startup = report.path("startup");
