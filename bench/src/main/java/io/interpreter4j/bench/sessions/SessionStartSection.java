@@ -3,6 +3,7 @@ package io.interpreter4j.bench.sessions;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.Machine;
 import io.interpreter4j.bench.Samples;
 import io.interpreter4j.bench.SessionKit;
 import io.interpreter4j.bench.Tools;
@@ -76,6 +77,7 @@ public final class SessionStartSection {
       node.set("exec_started_to_exec_finished_median_ms", spread(interpreters));
       node.set("fresh_python_process_median_ms", spread(fresh));
       node.put("ratio_vs_fresh_process", Samples.round(middle(runs) / middle(fresh)));
+      node.set("idle_session_interpreter", idleInterpreter(system, settings, cassette, dir));
       return node;
     } finally {
       if (system != null) {
@@ -113,6 +115,49 @@ public final class SessionStartSection {
       synchronized (at) {
         return new long[] {at[1] - start, at[1] - at[0]};
       }
+    } finally {
+      session.tell(Session.Stop.INSTANCE);
+    }
+  }
+
+  /**
+   * One session left idle after its first python block: the PSS of its interpreter's processes (smaps_rollup), to
+   * add to the heap per idle session of the {@code sessions} section; beside it an idle Jupyter kernel's RSS.
+   */
+  private static ObjectNode idleInterpreter(ActorSystem<SessionManager.Command> system, Settings settings,
+      Cassette cassette, Path dir) throws Exception {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    if (ProcessHandle.current().children().findAny().isPresent()
+        && !ConcurrentSessionsSection.awaitNoRepl(java.time.Duration.ofSeconds(30))) {
+      node.put("skipped", "the interpreters of the sessions before did not stop");
+      return node;
+    }
+    CompletableFuture<TurnStatus> done = new CompletableFuture<>();
+    ActorRef<Session.Command> session = SessionKit.create(system, "bench-start-idle", settings,
+        new ReplayModelProvider("replay:bench-start", cassette), List.of(event -> {
+          if (event.payload() instanceof EventPayload.TurnFinished t) {
+            done.complete(t.status());
+          }
+        })).toCompletableFuture().get(60, TimeUnit.SECONDS);
+    try {
+      session.tell(new Session.UserMessage("print one"));
+      done.get(2, TimeUnit.MINUTES);
+      long pss = 0;
+      long rss = 0;
+      int processes = 0;
+      var commands = node.putArray("commands");
+      for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+        String command = p.info().command().orElse("?");
+        commands.add(command + " (" + Machine.kb(Path.of("/proc/" + p.pid() + "/smaps_rollup"), "Pss:") + " KiB PSS)");
+        pss += Math.max(0, Machine.kb(Path.of("/proc/" + p.pid() + "/smaps_rollup"), "Pss:"));
+        rss += Math.max(0, Machine.kb(Path.of("/proc/" + p.pid() + "/status"), "VmRSS:"));
+        processes++;
+      }
+      node.put("processes", processes);
+      node.put("pss_kib", pss);
+      node.put("rss_kib", rss);
+      node.set("jupyter_kernel_idle", ConcurrentSessionsSection.kernelMemory(dir));
+      return node;
     } finally {
       session.tell(Session.Stop.INSTANCE);
     }
