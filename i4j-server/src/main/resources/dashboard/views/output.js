@@ -128,7 +128,7 @@ export class BlockOutput {
     }
     if (finished) {
       const bits = [];
-      if (finished.output_file || finished.truncated || this.dropped) bits.push(fullLink());
+      bits.push(fullLink()); // the server serves every ended block's output (from the journal when output_file is null)
       if (finished.truncated) bits.push(h('span', { class: 'muted', text: 'the model saw only the head and tail of this output' }));
       this.foot.hidden = !bits.length;
       this.foot.replaceChildren(...bits);

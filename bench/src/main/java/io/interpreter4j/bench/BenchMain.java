@@ -3,12 +3,14 @@ package io.interpreter4j.bench;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.batch.BatchSection;
 import io.interpreter4j.bench.danger.DangerBlocksSection;
 import io.interpreter4j.bench.intercept.InterceptLatencySection;
 import io.interpreter4j.bench.jmh.JmhSections;
 import io.interpreter4j.bench.loop.LoopSection;
 import io.interpreter4j.bench.repl.ReplRoundTripSection;
 import io.interpreter4j.bench.sessions.ConcurrentSessionsSection;
+import io.interpreter4j.bench.sessions.SessionStartSection;
 import io.interpreter4j.bench.sse.SseFanoutSection;
 import io.interpreter4j.bench.startup.StartupSection;
 import io.interpreter4j.core.event.EventCodec;
@@ -65,11 +67,13 @@ public final class BenchMain {
     sections.put("intercept_latency", c -> InterceptLatencySection.run(c.quick()));
     sections.put("loop", c -> LoopSection.run(c.quick()));
     sections.put("sessions", c -> ConcurrentSessionsSection.run(c.quick()));
+    sections.put("session_start", c -> SessionStartSection.run(c.quick()));
     sections.put("scanner_throughput", c -> JmhSections.scanner(c.quick()));
     sections.put("danger_rules", c -> JmhSections.danger(c.quick()));
     sections.put("danger_few_kb", c -> DangerBlocksSection.run(c.quick()));
     sections.put("startup", c -> StartupSection.run(c.quick(), c.root()));
     sections.put("sse_fanout", c -> SseFanoutSection.run(c.quick()));
+    sections.put("batch", c -> BatchSection.run(c.quick(), c.root()));
 
     Instant started = Instant.now();
     ObjectNode report = JsonNodeFactory.instance.objectNode();

@@ -18,7 +18,8 @@ import java.nio.file.Path;
  * @param interrupted it was stopped by {@link Session#interrupt()} or by closing the session
  * @param truncated  {@code output} is not the whole output
  * @param durationMs wall time of the run in milliseconds
- * @param outputFile the file holding the whole output, null when it did not run
+ * @param outputFile the file holding the whole output; null when it did not run, or when {@code output} is the
+ *                   whole output (no file is made for it)
  * @param reason     why it did not run, or a notice about the interpreter (restarted, crashed), else null
  */
 public record ExecResult(int block, boolean ran, Decision decision, int exitCode, String output, boolean timedOut,

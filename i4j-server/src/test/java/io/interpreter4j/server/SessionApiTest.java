@@ -357,25 +357,33 @@ class SessionApiTest {
   @Test
   void aBlocksOutputIsRedactedInItsFileAndWhereverItIsServed() throws Exception {
     String secret = "sk-proj-" + "Q1w2E3r4T5y6U7i8O9p0".repeat(2);
-    String model = server.cassette("secret-output", "```bash\necho \"the key is " + secret + "\"\n```\n", "Done.");
+    // the second block prints more than max-output: the model gets head and tail, so it gets an output file
+    String model = server.cassette("secret-output", "```bash\necho \"the key is " + secret + "\"\n```\n",
+        "```bash\necho \"the key is " + secret + "\"; printf 'x%.0s' $(seq 5000)\n```\n", "Done.");
     String id = server.createSession(body("message", "print it", "model", model, "autoRun", true));
     List<SseClient.Frame> frames;
     try (SseClient events = server.events("/api/sessions/" + id + "/events", null)) {
       frames = events.until("turn_finished", WAIT);
     }
-    String shown = frames.stream().filter(f -> f.type().equals("output")).map(f -> f.json().path("text").asText())
-        .collect(Collectors.joining());
+    String shown = frames.stream().filter(f -> f.type().equals("output") && f.json().path("block").asInt() == 1)
+        .map(f -> f.json().path("text").asText()).collect(Collectors.joining());
     assertEquals("the key is [REDACTED]\n", shown, "the events");
-    Path file = Path.of(frames.stream().filter(f -> f.type().equals("exec_finished")).findFirst().orElseThrow()
-        .json().path("output_file").asText());
-    assertEquals("the key is [REDACTED]\n", Files.readString(file), "the file on disk");
+    List<JsonNode> finished = frames.stream().filter(f -> f.type().equals("exec_finished")).map(SseClient.Frame::json)
+        .toList();
+    assertTrue(finished.get(0).path("output_file").isNull(), "the whole output is in the events: no file");
     HttpResponse<String> served = server.get("/api/sessions/" + id + "/blocks/1/output");
     assertEquals(200, served.statusCode());
-    assertEquals("the key is [REDACTED]\n", served.body(), "the endpoint");
+    assertEquals("the key is [REDACTED]\n", served.body(), "the endpoint, from the journal's output events");
+
+    String whole = "the key is [REDACTED]\n" + "x".repeat(5000);
+    Path file = Path.of(finished.get(1).path("output_file").asText());
+    assertEquals(whole, Files.readString(file), "the file on disk");
+    assertEquals(whole, server.get("/api/sessions/" + id + "/blocks/2/output").body(), "the endpoint, from the file");
 
     // a file written before redaction reached the disk (or by a process that knew other secrets) is served redacted
     Files.writeString(file, "an older run printed " + secret + " and \u00e9t\u00e9 (UTF-8)\n");
     assertEquals("an older run printed [REDACTED] and \u00e9t\u00e9 (UTF-8)\n",
-        server.get("/api/sessions/" + id + "/blocks/1/output").body());
+        server.get("/api/sessions/" + id + "/blocks/2/output").body());
   }
+
 }

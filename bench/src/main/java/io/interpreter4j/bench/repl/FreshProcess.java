@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The naive runner: a fresh interpreter per block ({@code python3 -c CODE}, {@code bash -c CODE}). */
-final class FreshProcess {
+public final class FreshProcess {
 
   private FreshProcess() {}
 
-  static Samples measure(List<String> argvBeforeCode, String code, String expected, int warmup, int iterations)
+  public static Samples measure(List<String> argvBeforeCode, String code, String expected, int warmup, int iterations)
       throws IOException, InterruptedException {
     Samples samples = new Samples(iterations);
     List<String> argv = new ArrayList<>(argvBeforeCode);

@@ -304,7 +304,7 @@ public final class ConcurrentSessionsSection {
   }
 
   /** RSS of one idle Jupyter kernel (kernel_rss.py), or why it is missing. */
-  private static ObjectNode kernelMemory(Path dir) {
+  static ObjectNode kernelMemory(Path dir) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     String out = Tools.output(List.of("/usr/bin/python3", Tools.resource("kernel_rss.py", dir).toString())).strip();
     try {

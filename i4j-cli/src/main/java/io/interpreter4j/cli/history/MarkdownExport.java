@@ -71,8 +71,8 @@ public final class MarkdownExport {
             md.append("*(no output)*\n\n");
           } else {
             if (text.length() > MAX_OUTPUT) {
-              text = text.substring(0, MAX_OUTPUT) + "\n... (" + (text.length() - MAX_OUTPUT)
-                  + " more characters in " + f.output_file() + ")";
+              text = text.substring(0, MAX_OUTPUT) + "\n... (" + (text.length() - MAX_OUTPUT) + " more characters"
+                  + (f.output_file() == null ? "" : " in " + f.output_file()) + ")";
             }
             md.append(fenced(text, "text")).append("\n\n");
           }

@@ -44,6 +44,8 @@ public final class OutputSpool implements Closeable {
   private CompletableFuture<OutputStream> creating;
   private IOException error;
   private long totalChars;
+  /** Closed by {@link #closeWithoutFile()} before any file was made: there is none. */
+  private boolean fileless;
 
   private OutputSpool(Path file, int maxOutput, SecretRedactor secrets) {
     this.file = file;
@@ -113,9 +115,14 @@ public final class OutputSpool implements Closeable {
     }
   }
 
-  /** The absolute path of the spool file. */
+  /** The absolute path of the spool file (not made if {@link #fileless()}). */
   public Path file() {
     return file;
+  }
+
+  /** Whether {@link #closeWithoutFile()} left the file out. */
+  public boolean fileless() {
+    return fileless;
   }
 
   /** Characters appended so far. */
@@ -161,6 +168,23 @@ public final class OutputSpool implements Closeable {
       }
       writer = null;
     }
+  }
+
+  /**
+   * Closes the spool without making its file when none is made yet (the output fit in the in-memory buffer, nothing
+   * was cut): for output whose whole text is kept elsewhere (a block's {@code output} events in the journal). A file
+   * costs as much to create as a trivial block takes to run. Otherwise, or when the output was cut, the same as
+   * {@link #close()}. Returns whether the file was left out.
+   */
+  public boolean closeWithoutFile() {
+    if (pending != null && creating == null && writer == null && error == null && !truncated()) {
+      redactor.finish();
+      pending = null;
+      fileless = true;
+      return true;
+    }
+    close();
+    return false;
   }
 
   /** The file, open for writing from its start: the one created in the background, else created now. */

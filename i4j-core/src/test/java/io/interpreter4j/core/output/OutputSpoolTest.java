@@ -133,4 +133,39 @@ class OutputSpoolTest {
       create.shutdownNow();
     }
   }
+
+  @Test
+  void closingWithoutFileLeavesSmallOutputOutOfTheDisk() throws IOException {
+    Path file = dir.resolve("fileless/outputs/block-4.txt");
+    try (OutputSpool spool = OutputSpool.open(file, 100)) {
+      spool.append("out\n");
+      spool.append("err\n");
+      assertTrue(spool.closeWithoutFile());
+      assertTrue(spool.fileless());
+      assertEquals("out\nerr\n", spool.truncatedText());
+      assertNull(spool.error());
+    }
+    assertFalse(Files.exists(file), "no file was made");
+    assertFalse(Files.exists(file.getParent()), "nor its folder");
+  }
+
+  @Test
+  void closingWithoutFileStillWritesOutputThatWasCutOrSpilled() throws IOException {
+    Path cut = dir.resolve("cut.txt");
+    try (OutputSpool spool = OutputSpool.open(cut, 10)) {
+      spool.append("0123456789abc");
+      assertFalse(spool.closeWithoutFile(), "the model gets head and tail naming the file: it must exist");
+      assertFalse(spool.fileless());
+    }
+    assertEquals("0123456789abc", Files.readString(cut));
+
+    Path spilled = dir.resolve("spilled.txt");
+    String chunk = "z".repeat(50_000);
+    try (OutputSpool spool = OutputSpool.open(spilled, 1_000_000)) {
+      spool.append(chunk);
+      spool.append(chunk); // past the in-memory buffer: the file is open already
+      assertFalse(spool.closeWithoutFile());
+    }
+    assertEquals(100_000, Files.size(spilled));
+  }
 }

@@ -4,6 +4,7 @@ import io.interpreter4j.core.image.ImageBudget;
 import io.interpreter4j.core.image.ImageHeader;
 import io.interpreter4j.core.image.ImageSource;
 import io.interpreter4j.core.output.OutputSpool;
+import io.interpreter4j.core.safety.SecretRedactor;
 import io.interpreter4j.runtime.repl.ReplProcess.Stream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.Executor;
 
 /**
  * One block while it runs: the command that hands it to the driver, end markers, spool and live-output budget,
@@ -65,8 +65,8 @@ final class BlockRun {
    * Prepares the driver's command: the code inline when the dialect takes it so, else written to
    * {@link ReplDialect#codeFile}. Output goes to {@code sessionDir/outputs/block-<n>.txt}.
    */
-  static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice,
-      Executor blocking) throws IOException {
+  static BlockRun open(ReplConfig config, ReplDialect dialect, ReplWorker.Execute request, String carriedNotice)
+      throws IOException {
     Path sessionDir = config.sessionDir().toAbsolutePath();
     String marker = MarkerScanner.newMarker();
     String command = dialect.inlineCommand(marker, request.block(), request.code());
@@ -76,9 +76,10 @@ final class BlockRun {
       Files.writeString(codeFile, request.code(), StandardCharsets.UTF_8);
       command = dialect.command(marker, codeFile);
     }
-    // the output file is created while the block runs: creating a file can take longer than a trivial block
+    // made only if the output outgrows the spool's buffer or the live events (see result): a file costs as much to
+    // create as a trivial block takes to run
     OutputSpool spool = OutputSpool.open(sessionDir.resolve("outputs").resolve("block-" + request.block() + ".txt"),
-        config.maxOutput(), blocking);
+        config.maxOutput(), SecretRedactor.ofThisProcess());
     return new BlockRun(request, marker, command, carriedNotice, spool, sessionDir.resolve("outputs"),
         config.liveOutputLimit());
   }
@@ -255,12 +256,21 @@ final class BlockRun {
     return stdout.flagged("stdin");
   }
 
-  /** Closes the spool and builds the result the session gets. */
+  /**
+   * Closes the spool and builds the result the session gets. A block whose whole output went out in its live
+   * {@code output} events (not cut by the live limit nor for the model, small enough for the spool's buffer) gets no
+   * output file: its result's {@code outputFile} is null and the journal holds its output.
+   */
   ExecResult result(int exitCode, String notice) {
-    spool.close();
+    boolean fileless = liveCapped ? closeSpool() : spool.closeWithoutFile();
     long durationMs = (System.nanoTime() - startNanos) / 1_000_000;
     return new ExecResult(exitCode, halt == Halt.TIMEOUT, halt == Halt.INTERRUPT, durationMs, spool.truncated(),
-        spool.file(), spool.truncatedText(), notice);
+        fileless ? null : spool.file(), spool.truncatedText(), notice);
+  }
+
+  private boolean closeSpool() {
+    spool.close();
+    return false;
   }
 
   private MarkerScanner scanner(Stream stream) {

@@ -188,7 +188,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     Execute prepared = launcher.prepare(execute); // python shell lines; isolated installs (ReplLauncher)
     BlockRun run;
     try {
-      run = BlockRun.open(config, dialect, prepared, pendingNotice, blocking);
+      run = BlockRun.open(config, dialect, prepared, pendingNotice);
     } catch (IOException | RuntimeException e) {
       refuse(execute, BlockEndings.cannotPrepare(e));
       return Behaviors.same();

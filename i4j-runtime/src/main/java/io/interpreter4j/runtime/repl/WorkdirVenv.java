@@ -26,6 +26,7 @@ final class WorkdirVenv {
   private static final Duration ASK_TIMEOUT = Duration.ofSeconds(60);
   /** Whether a python (as run in a sandbox) is in a virtual environment; asked once per JVM. */
   private static final Map<String, Boolean> VIRTUAL = new ConcurrentHashMap<>();
+  private static final Map<String, Object> ASKING = new ConcurrentHashMap<>();
   /** One creation at a time per folder, for the python and bash workers of sessions sharing a working directory. */
   private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
 
@@ -98,14 +99,21 @@ final class WorkdirVenv {
     if (known != null) {
       return known;
     }
-    List<String> argv = sandbox.wrap(List.of(python, "-c", ASK), workdir, sessionDir);
-    Subprocess.Result result = Subprocess.run(argv, workdir, Map.of(), ASK_TIMEOUT);
-    if (!result.ok()) {
-      return false; // not remembered: the interpreter's own start will report what is wrong
+    // one question at a time per python: sessions started together (a batch's first 16) would each start one
+    synchronized (ASKING.computeIfAbsent(key, k -> new Object())) {
+      known = VIRTUAL.get(key);
+      if (known != null) {
+        return known;
+      }
+      List<String> argv = sandbox.wrap(List.of(python, "-c", ASK), workdir, sessionDir);
+      Subprocess.Result result = Subprocess.run(argv, workdir, Map.of(), ASK_TIMEOUT);
+      if (!result.ok()) {
+        return false; // not remembered: the interpreter's own start will report what is wrong
+      }
+      boolean virtual = result.output().contains("i4j-venv 1");
+      VIRTUAL.put(key, virtual);
+      return virtual;
     }
-    boolean virtual = result.output().contains("i4j-venv 1");
-    VIRTUAL.put(key, virtual);
-    return virtual;
   }
 
   private static void deleteQuietly(Path root) {

@@ -159,7 +159,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private record FromWorker(ReplWorker.Reply reply) implements Command {}
 
-  record VerdictReceived(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) implements Command {}
+  private record FromRetry(RetryController.Verdict verdict) implements Command {}
+
+  /** The retry controller's answer to the {@code ask}-th question did not come in time. */
+  record VerdictTimedOut(int ask) implements Command {}
 
   enum LanguagesFound implements Command { INSTANCE }
 
@@ -259,7 +262,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
         settings.customInstructions(), rules));
     this.turn = new TurnRunner(context, settings, events, conversation, new TurnRunner.Children(streamer, gate, retry,
         workers, context.messageAdapter(ApprovalGate.Reply.class, FromGate::new),
-        context.messageAdapter(ReplWorker.Reply.class, FromWorker::new)), languages, spec.faults());
+        context.messageAdapter(ReplWorker.Reply.class, FromWorker::new),
+        context.messageAdapter(RetryController.Verdict.class, FromRetry::new)), languages, spec.faults());
     this.edits = new ConversationCommands(conversation, workers, events, turn::busy, this::touch);
     ActorRef<Command> self = context.getSelf();
     events.onJournalFailure(message -> self.tell(new JournalFailed(message)));
@@ -290,8 +294,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(FromStreamer.class, guarded(this::onStreamer))
         .onMessage(FromGate.class, guarded(this::onGate))
         .onMessage(FromWorker.class, guarded(m -> step(() -> turn.onWorker(m.reply()))))
-        .onMessage(VerdictReceived.class, guarded(v -> step(() -> turn.onVerdict(v.beforeCall(), v.verdict(),
-            v.failure()))))
+        .onMessage(FromRetry.class, guarded(m -> step(() -> turn.onVerdict(m.verdict()))))
+        .onMessage(VerdictTimedOut.class, guarded(m -> step(() -> turn.onVerdictTimedOut(m.ask()))))
         .onMessage(LanguagesFound.class, guarded(m -> step(turn::onLanguagesFound)))
         .onMessage(ChildStopped.class, this::onChildStopped)
         .onMessage(WorkerStopped.class, this::onWorkerStopped)

@@ -17,6 +17,9 @@ import io.interpreter4j.runtime.supervision.Faults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
@@ -55,11 +58,21 @@ final class TurnRunner {
   /** The block a client gave that this turn runs ({@link Session.RunCode}), or null during a model's turn. */
   private ClientBlock client;
   private final BlockSteps blocks;
+  /**
+   * The questions put to the retry controller and its answers, counted: it answers in order, so an answer counted
+   * below the questions asked is an earlier question's, come late. (A message adapter rather than an ask: on this
+   * 2-core machine an ask's completion started a thread of its own, once per block.)
+   */
+  private int verdictsAsked;
+  private int verdictsAnswered;
+  private boolean verdictBeforeCall;
+  private Cancellable verdictTimeout = Cancellable.alreadyCancelled();
 
   /** The session's children a turn talks to, and the adapters their replies come back through. */
   record Children(ActorRef<LlmStreamer.Command> streamer, ActorRef<ApprovalGate.Command> gate,
                   ActorRef<RetryController.Command> retry, ReplWorkers workers,
-                  ActorRef<ApprovalGate.Reply> gateReplies, ActorRef<ReplWorker.Reply> workerReplies) {}
+                  ActorRef<ApprovalGate.Reply> gateReplies, ActorRef<ReplWorker.Reply> workerReplies,
+                  ActorRef<RetryController.Verdict> verdicts) {}
 
   TurnRunner(ActorContext<Session.Command> context, Settings settings, SessionEvents events, Conversation conversation,
              Children children, LanguageRegistry languages, Faults faults) {
@@ -328,14 +341,29 @@ final class TurnRunner {
     askRetry(thenCall, replyTo -> new RetryController.BlockFinished(code, failed, output, thenCall, replyTo));
   }
 
-  private void askRetry(boolean beforeCall,
-                        org.apache.pekko.japi.function.Function<ActorRef<RetryController.Verdict>,
-                            RetryController.Command> message) {
-    context.ask(RetryController.Verdict.class, children.retry(), ASK_TIMEOUT, message,
-        (verdict, failure) -> new Session.VerdictReceived(beforeCall, verdict, failure));
+  private void askRetry(boolean beforeCall, Function<ActorRef<RetryController.Verdict>, RetryController.Command> message) {
+    verdictsAsked++;
+    verdictBeforeCall = beforeCall;
+    children.retry().tell(message.apply(children.verdicts()));
+    verdictTimeout = context.scheduleOnce(ASK_TIMEOUT, context.getSelf(), new Session.VerdictTimedOut(verdictsAsked));
   }
 
-  void onVerdict(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) {
+  void onVerdict(RetryController.Verdict verdict) {
+    verdictsAnswered++;
+    if (verdictsAnswered >= verdictsAsked) { // the answer to the last question (not an earlier one's, come late)
+      verdictTimeout.cancel();
+      onVerdict(verdictBeforeCall, verdict, null);
+    }
+  }
+
+  void onVerdictTimedOut(int ask) {
+    if (ask == verdictsAsked && verdictsAnswered < ask) {
+      verdictsAnswered = ask; // a lost answer must not leave the count behind for the next turns
+      onVerdict(verdictBeforeCall, null, new TimeoutException("no verdict"));
+    }
+  }
+
+  private void onVerdict(boolean beforeCall, RetryController.Verdict verdict, Throwable failure) {
     if (phase != Phase.CHECKING) {
       return;
     }

@@ -8,7 +8,9 @@
 # HTML it shows (display() of an object with _repr_html_ only) goes the same way as "\x02<marker>:html <base64>\n",
 # after its text is printed for the model.
 def _i4j_main():
-    import ast, builtins, importlib.abc, importlib.machinery, importlib.util, linecache, os, signal, sys, traceback, types
+    # not importlib.abc: on python 3.11 it imports importlib.resources, pathlib, tempfile and more (a third of the
+    # driver's start); a finder and a loader need only their methods
+    import ast, builtins, importlib.machinery, importlib.util, linecache, os, signal, sys, traceback, types
 
     # Keep the command channel on a private fd (dup'ed fds are not inherited by children) and give
     # fd 0 to /dev/null, so input(), sys.stdin and child processes see end-of-file instead of hanging.
@@ -167,7 +169,7 @@ def _i4j_main():
             finally:
                 pyplot.close(figure)
 
-    class MatplotlibBackend(importlib.abc.Loader, importlib.abc.MetaPathFinder):
+    class MatplotlibBackend:
         """The backend module "_i4j_backend": Agg (no window) whose show() turns the open figures into images.
         matplotlib is pointed at it as it is imported (unless MPLBACKEND names another); the environment of child
         processes is left alone, since they could not import this module."""

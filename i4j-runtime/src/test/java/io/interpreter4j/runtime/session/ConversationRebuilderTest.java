@@ -4,10 +4,13 @@ import static io.interpreter4j.runtime.session.SessionHarness.cassette;
 import static io.interpreter4j.runtime.session.SessionHarness.cassetteJson;
 import static io.interpreter4j.runtime.session.SessionHarness.turn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.runtime.approval.Approver;
@@ -82,6 +85,25 @@ class ConversationRebuilderTest {
     s.turn("and now?", TURN);
     List<ChatMessage> history = history(s);
     assertTrue(history.get(2).content().contains("[output truncated: "), history.get(2).content());
+    assertEquals(withoutNotices(history), rebuilt(s));
+  }
+
+  @Test
+  void aBlockWithoutAnOutputFileIsRebuiltFromItsOutputEvents() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "```bash\necho fileless-out; echo fileless-err >&2\n```"),
+        turn("fileless-out", "Both lines came back."))),
+        Approver.NOBODY, Map.of());
+    s.turn("print two lines", TURN);
+    Path journal = harness.dataDir.resolve("sessions").resolve(s.id).resolve("events.jsonl");
+    EventPayload.ExecFinished finished = Files.readAllLines(journal).stream().map(EventCodec::fromJson)
+        .map(Event::payload).filter(EventPayload.ExecFinished.class::isInstance)
+        .map(EventPayload.ExecFinished.class::cast).findFirst().orElseThrow();
+    assertNull(finished.output_file(), "the whole output is in the output events");
+    assertFalse(Files.exists(harness.dataDir.resolve("sessions").resolve(s.id).resolve("outputs")));
+    List<ChatMessage> history = history(s);
+    assertTrue(history.get(2).content().contains("fileless-out") && history.get(2).content().contains("fileless-err"),
+        history.get(2).content());
     assertEquals(withoutNotices(history), rebuilt(s));
   }
 

@@ -265,8 +265,12 @@ public final class SessionRoutes extends AllDirectives {
 
   private Route output(SessionEntry entry, int block) {
     String file = entry.view().outputFile(block);
+    if (file == null && entry.view().outputInEvents(block)) {
+      return complete(HttpResponse.create().withEntity(HttpEntities.createChunked(ContentTypes.TEXT_PLAIN_UTF8,
+          Transcripts.blockOutput(entry.journal(), block).via(RedactedText.flow(SecretRedactor.ofThisProcess())))));
+    }
     if (file == null) {
-      throw ApiError.notFound("block " + block + " of session '" + entry.id() + "' has no output file (yet)");
+      throw ApiError.notFound("block " + block + " of session '" + entry.id() + "' has no output (yet)");
     }
     Path path = insideDataDir(entry, file);
     // redacted as the events are (a file written before redaction reached the disk, or by another process, too)

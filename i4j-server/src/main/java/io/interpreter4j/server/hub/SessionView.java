@@ -9,6 +9,7 @@ import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -44,6 +45,8 @@ public final class SessionView {
   private boolean stopped;
   private final Map<Integer, String> decisions = new HashMap<>();
   private final Map<Integer, String> outputFiles = new HashMap<>();
+  /** Blocks that ended without an output file: their whole output is in their {@code output} events. */
+  private final Set<Integer> outputInEvents = new HashSet<>();
   /** The images' events in the order shown: {@code GET /api/sessions/{id}/images/{n}} serves the n-th. */
   private final java.util.List<EventPayload.Image> images = new java.util.ArrayList<>();
   /** The html events in order: {@code GET /api/sessions/{id}/html/{n}} serves the n-th. */
@@ -108,6 +111,8 @@ public final class SessionView {
     } else if (p instanceof EventPayload.ExecFinished f) {
       if (f.output_file() != null) {
         outputFiles.put(f.block(), f.output_file());
+      } else {
+        outputInEvents.add(f.block());
       }
       runningBlock = null;
       runningLanguage = null;
@@ -167,6 +172,11 @@ public final class SessionView {
   /** "approved by user", "denied by policy", ... or null when no decision on that block was published. */
   public synchronized String decision(int block) {
     return decisions.get(block);
+  }
+
+  /** Whether the block ended with {@code output_file} null: its whole output is in its {@code output} events. */
+  public synchronized boolean outputInEvents(int block) {
+    return outputInEvents.contains(block);
   }
 
   /** The {@code output_file} of the block's {@code exec_finished} event, or null. */

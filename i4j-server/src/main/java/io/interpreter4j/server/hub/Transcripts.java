@@ -39,6 +39,19 @@ public final class Transcripts {
         .mapMaterializedValue(ignored -> NotUsed.getInstance());
   }
 
+  /**
+   * The text of a block's {@code output} events in order, as UTF-8: the whole output of a block that ended with
+   * {@code output_file} null. Only lines that can be its output events are parsed.
+   */
+  public static Source<ByteString, NotUsed> blockOutput(Path file, int block) {
+    String blockField = "\"block\":" + block + ",";
+    return stream("", file, 0, 0)
+        .filter(line -> line.json().contains("\"type\":\"output\"") && line.json().contains(blockField))
+        .map(line -> EventCodec.mapper().readTree(line.json()))
+        .filter(node -> "output".equals(node.path("type").asText()) && node.path("block").asInt() == block)
+        .map(node -> ByteString.fromString(node.path("text").asText(), StandardCharsets.UTF_8));
+  }
+
   /** One page of the transcript: up to {@code limit} events with {@code seq > after}. */
   public record Page(ArrayNode events, long nextAfter, boolean more) {}
 

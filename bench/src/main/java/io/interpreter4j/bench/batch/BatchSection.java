@@ -1,0 +1,180 @@
+package io.interpreter4j.bench.batch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.interpreter4j.bench.Machine;
+import io.interpreter4j.bench.Samples;
+import io.interpreter4j.bench.Tools;
+import io.interpreter4j.core.event.EventCodec;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code batch}: {@code i4j batch} through the {@code ./i4j} launcher, {@value #PARALLEL} tasks at a time, each a
+ * replayed model writing a python block, then a bash block, then an answer, under {@code -y} without a sandbox. Tasks
+ * per second (launch to exit) and the batch JVM's peak RSS ({@code VmHWM}, polled), with the peak RSS of the whole
+ * process tree (the JVM and its interpreters) beside it. Beside it, in the same run: the naive runner, a fresh
+ * {@code python3 -c} and a fresh {@code bash -c} per task on as many lanes.
+ */
+public final class BatchSection {
+
+  static final int PARALLEL = 16;
+  static final String PYTHON_BLOCK = "x = 6 * 7\nprint(x)";
+  static final String BASH_BLOCK = "echo $((6 * 7))";
+
+  private BatchSection() {}
+
+  public static ObjectNode run(boolean quick, Path root) throws Exception {
+    int tasks = Integer.getInteger("bench.batch.tasks", quick ? 100 : 500);
+    Path dir = Files.createTempDirectory("i4j-bench-batch");
+    try {
+      Path work = Files.createDirectories(dir.resolve("work"));
+      Path cassette = dir.resolve("two-blocks.json");
+      Files.writeString(cassette, cassetteJson());
+      Path taskFile = dir.resolve("tasks.jsonl");
+      StringBuilder lines = new StringBuilder();
+      for (int i = 1; i <= tasks; i++) {
+        ObjectNode task = EventCodec.mapper().createObjectNode();
+        task.put("id", "t" + i);
+        task.put("prompt", "Compute 6 * 7 in python, then in the shell.");
+        task.put("cassette", cassette.toString());
+        lines.append(task).append('\n');
+      }
+      Files.writeString(taskFile, lines);
+      Path out = dir.resolve("results.jsonl");
+      List<String> argv = List.of(root.resolve("i4j").toString(), "batch", taskFile.toString(), "-y",
+          "--sandbox=none", "--parallel", Integer.toString(PARALLEL), "--out", out.toString());
+
+      ProcessBuilder builder = new ProcessBuilder(argv).directory(work.toFile())
+          .redirectInput(new File("/dev/null"))
+          .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(dir.resolve("stderr.txt").toFile());
+      builder.environment().put("I4J_HOME", dir.resolve("data").toString());
+      builder.environment().put("XDG_CONFIG_HOME", dir.resolve("config").toString());
+      long start = System.nanoTime();
+      Process batch = builder.start();
+      Peaks peaks = new Peaks();
+      while (!batch.waitFor(100, TimeUnit.MILLISECONDS)) {
+        peaks.sample(batch.toHandle());
+        if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(quick ? 3 : 10)) {
+          batch.descendants().forEach(ProcessHandle::destroyForcibly);
+          batch.destroyForcibly();
+          throw new IllegalStateException("i4j batch did not finish in time; stderr: "
+              + Files.readString(dir.resolve("stderr.txt")));
+        }
+      }
+      double wall = (System.nanoTime() - start) / 1e9;
+      Map<String, Integer> statuses = new TreeMap<>();
+      if (Files.exists(out)) {
+        for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
+          JsonNode result = EventCodec.mapper().readTree(line);
+          statuses.merge(result.path("status").asText(), 1, Integer::sum);
+        }
+      }
+
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      node.put("what", tasks + " tasks of two blocks (python, then bash; a replayed model) through ./i4j batch -y "
+          + "--sandbox=none --parallel " + PARALLEL + ": wall time from launch to exit");
+      node.put("tasks", tasks);
+      node.put("exit_code", batch.exitValue());
+      node.set("statuses", EventCodec.mapper().valueToTree(statuses));
+      node.put("all_done", statuses.getOrDefault("done", 0) == tasks);
+      node.put("wall_s", Samples.round(wall));
+      node.put("tasks_per_s", Samples.round(tasks / wall));
+      node.put("peak_rss_mib", Samples.round(peaks.jvmKib / 1024.0));
+      node.put("peak_tree_rss_mib", Samples.round(peaks.treeKib / 1024.0));
+      node.put("peak_processes", peaks.processes);
+      ObjectNode naive = naive(tasks, dir);
+      node.set("naive_fresh_processes", naive);
+      node.putObject("ratios").put("tasks_per_s_vs_naive",
+          Samples.round(tasks / wall / naive.path("tasks_per_s").asDouble()));
+      return node;
+    } finally {
+      Tools.deleteTree(dir);
+    }
+  }
+
+  /** The model: the python block, the bash block, the answer (64-character chunks, no delay). */
+  static String cassetteJson() {
+    ObjectNode root = EventCodec.mapper().createObjectNode();
+    var turns = root.putArray("turns");
+    for (String reply : List.of("First in python.\n\n```python\n" + PYTHON_BLOCK + "\n```\n",
+        "Now in the shell.\n\n```bash\n" + BASH_BLOCK + "\n```\n", "Both say **42**.")) {
+      turns.addObject().put("reply", reply).put("chunk_chars", 64).put("delay_ms", 0);
+    }
+    return root.toString();
+  }
+
+  /** The batch JVM's VmHWM and the peak sum of VmRSS over it and its descendants, polled. */
+  static final class Peaks {
+    long jvmKib;
+    long treeKib;
+    int processes;
+
+    void sample(ProcessHandle batch) {
+      // the launcher execs java, so the process is the JVM itself
+      jvmKib = Math.max(jvmKib, Machine.kb(Path.of("/proc/" + batch.pid() + "/status"), "VmHWM:"));
+      long tree = Math.max(0, Machine.kb(Path.of("/proc/" + batch.pid() + "/status"), "VmRSS:"));
+      int count = 1;
+      for (ProcessHandle child : batch.descendants().toList()) {
+        tree += Math.max(0, Machine.kb(Path.of("/proc/" + child.pid() + "/status"), "VmRSS:"));
+        count++;
+      }
+      treeKib = Math.max(treeKib, tree);
+      processes = Math.max(processes, count);
+    }
+  }
+
+  /** A fresh {@code python3 -c} and a fresh {@code bash -c} per task, {@value #PARALLEL} lanes. */
+  private static ObjectNode naive(int tasks, Path dir) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
+    AtomicInteger next = new AtomicInteger();
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> lanes = new ArrayList<>();
+      for (int l = 0; l < PARALLEL; l++) {
+        lanes.add(pool.submit(() -> {
+          while (next.getAndIncrement() < tasks) {
+            check(List.of(Tools.python(), "-c", PYTHON_BLOCK), dir);
+            check(List.of("bash", "--noprofile", "--norc", "-c", BASH_BLOCK), dir);
+          }
+          return null;
+        }));
+      }
+      for (Future<?> lane : lanes) {
+        lane.get(10, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("tasks", tasks);
+    node.put("lanes", PARALLEL);
+    node.put("wall_s", Samples.round(seconds));
+    node.put("tasks_per_s", Samples.round(tasks / seconds));
+    return node;
+  }
+
+  private static void check(List<String> argv, Path dir) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(argv).directory(dir.toFile()).redirectInput(new File("/dev/null"))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, TimeUnit.SECONDS) || !out.equals("42\n")) {
+      p.destroyForcibly();
+      throw new IllegalStateException(argv.get(0) + " block failed: " + out);
+    }
+  }
+}
