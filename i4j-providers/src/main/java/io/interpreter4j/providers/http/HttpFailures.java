@@ -3,6 +3,7 @@ package io.interpreter4j.providers.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.interpreter4j.core.model.ModelException;
+import io.interpreter4j.providers.ndjson.NdjsonParser;
 import io.interpreter4j.providers.sse.SseParser;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -72,6 +73,9 @@ public final class HttpFailures {
     if (t instanceof SseParser.SseException) {
       return new ModelException("malformed event stream from " + base + ": " + t.getMessage(), false);
     }
+    if (t instanceof NdjsonParser.NdjsonException) {
+      return new ModelException("malformed JSON lines from " + base + ": " + t.getMessage(), false);
+    }
     if (t instanceof IOException || t.getClass().getName().startsWith("org.apache.pekko.")) {
       return new ModelException("the connection to " + base + " failed: " + t.getMessage(), true);
     }
@@ -81,7 +85,8 @@ public final class HttpFailures {
   /** Whether a failure is the transport's (counts against the circuit breaker). */
   public static boolean isTransportFault(Throwable error) {
     Throwable t = unwrap(error);
-    return !(t instanceof ModelException) && !(t instanceof SseParser.SseException);
+    return !(t instanceof ModelException) && !(t instanceof SseParser.SseException)
+        && !(t instanceof NdjsonParser.NdjsonException);
   }
 
   /** The provider's own explanation in an error body ({@code error.message}, as OpenAI and Anthropic send it). */
