@@ -33,10 +33,11 @@ import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * A model behind an HTTP API that streams its reply, as server-sent events or (Ollama) JSON lines. This class leaves the conversation's
- * images out for a model without vision, fits the conversation to the context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
- * write; a subclass says only where its API lives and how it is spoken. One attempt per stream; a stream that
- * stops before the reply's natural end fails (retryably), and the tool calls it made are taken back.
+ * A model behind an HTTP API that streams its reply, as server-sent events or (Ollama) JSON lines. This class leaves
+ * the conversation's images out for a model without vision, fits the conversation to the context window, offers the
+ * {@code execute} tool when asked to, POSTs the request and repairs what weak models write; a subclass says only where
+ * its API lives and how it is spoken. One attempt per stream; a stream that stops before the reply's natural end
+ * fails (retryably), and the tool calls it made are taken back.
  */
 public abstract class SseModelProvider implements ModelProvider {
 

@@ -36,7 +36,8 @@ public final class HttpFailures {
       case 403 -> new ModelException("access denied (403)" + suffix + "; check that your key may use model '"
           + model + "'", false);
       case 404 -> new ModelException("model '" + model + "' not found at " + base + " (404): check the model name"
-          + (endpoint.provider().equals("ollama") ? " (ollama pull " + model + ")" : "") + " and --api-base"
+          + (endpoint.provider().equals("ollama") ? " (ollama pull " + model + ") and OLLAMA_HOST or" : " and")
+          + " --api-base"
           + (detail.isEmpty() ? "" : " (" + detail + ")"), false);
       case 408 -> new ModelException(base + " timed out the request (408)" + suffix, true, retryAfter.orElse(null));
       case 413 -> new ModelException("the request is too large for " + base + " (413)" + suffix, false);

@@ -33,9 +33,9 @@ import org.apache.pekko.stream.javadsl.Source;
 
 /**
  * One streamed model call over Pekko HTTP: POST, check the status, then read the body chunk by chunk through its
- * {@link StreamFraming} (server-sent events, or Ollama's JSON lines) and a provider's {@link WireDecoder}. The body is a stream all the way,
- * so backpressure reaches the TCP connection, and cancelling downstream cancels the entity, which makes the pool
- * close the connection. Each call takes a turn at the endpoint's {@link EndpointGate} and goes through its breaker.
+ * {@link StreamFraming} (server-sent events, or Ollama's JSON lines) and a provider's {@link WireDecoder}. The body is
+ * a stream all the way, so backpressure reaches the TCP connection, and cancelling downstream cancels the entity,
+ * which makes the pool close the connection. Each call takes a turn at the endpoint's {@link EndpointGate} and goes through its breaker.
  * One attempt only: {@link io.interpreter4j.providers.resilience.ResilientProvider} retries.
  */
 public final class SseModelClient {
@@ -119,7 +119,8 @@ public final class SseModelClient {
     if (response.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
       return Source.completionStage(errorBody(response, mat))
           .flatMapConcat(text -> Source.failed(new ModelException(endpoint.baseUrl() + " answered with JSON instead "
-              + "of " + framing.description() + "; does it support stream=true? " + HttpFailures.providerMessage(text), false)));
+              + "of " + framing.description() + "; does it support stream=true? " + HttpFailures.providerMessage(text),
+              false)));
     }
     AtomicLong received = new AtomicLong();
     return response.entity().withoutSizeLimit().getDataBytes()

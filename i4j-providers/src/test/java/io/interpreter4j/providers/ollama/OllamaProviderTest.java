@@ -167,7 +167,7 @@ class OllamaProviderTest {
       ModelException e = failure(ollama("ollama/llava:13b", ollama, SETTINGS).stream(new ModelRequest("", HELLO)));
 
       assertTrue(e.getMessage().startsWith("model 'llava:13b' not found at http://127.0.0.1:" + ollama.port()
-          + " (404): check the model name (ollama pull llava:13b)"), e.getMessage());
+          + " (404): check the model name (ollama pull llava:13b) and OLLAMA_HOST or --api-base"), e.getMessage());
       assertTrue(e.getMessage().contains("try pulling it first"), e.getMessage());
       assertFalse(e.retryable());
     }
