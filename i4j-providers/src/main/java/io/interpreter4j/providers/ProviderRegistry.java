@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.interpreter4j.providers.anthropic.AnthropicProvider;
 import io.interpreter4j.providers.http.Endpoint;
+import io.interpreter4j.providers.ollama.OllamaProvider;
 import io.interpreter4j.providers.openai.OpenAiCompatibleProvider;
 import io.interpreter4j.providers.resilience.ResilientProvider;
 import io.interpreter4j.providers.tools.ToolCalling;
@@ -32,8 +33,8 @@ import org.apache.pekko.http.javadsl.settings.ConnectionPoolSettings;
  */
 public final class ProviderRegistry {
 
-  /** Wire formats. */
-  public enum Api { OPENAI_CHAT, ANTHROPIC_MESSAGES }
+  /** Wire formats. {@code OLLAMA_CHAT} falls back to {@code OPENAI_CHAT} at {@code /v1} (see {@link #create}). */
+  public enum Api { OPENAI_CHAT, ANTHROPIC_MESSAGES, OLLAMA_CHAT }
 
   /**
    * A known provider prefix. {@code keyVariable} is read from the environment ("" = none); the key is required
@@ -47,7 +48,7 @@ public final class ProviderRegistry {
           "gpt-4o-mini"),
       new Preset("anthropic", Api.ANTHROPIC_MESSAGES, AnthropicProvider.DEFAULT_BASE, "ANTHROPIC_API_KEY", true,
           "claude-sonnet-4-5"),
-      new Preset("ollama", Api.OPENAI_CHAT, "http://localhost:11434/v1", "", false, ""),
+      new Preset("ollama", Api.OLLAMA_CHAT, "http://localhost:11434", "", false, ""),
       new Preset("lmstudio", Api.OPENAI_CHAT, "http://localhost:1234/v1", "", false, ""),
       new Preset("vllm", Api.OPENAI_CHAT, "http://localhost:8000/v1", "VLLM_API_KEY", false, ""),
       new Preset("llamacpp", Api.OPENAI_CHAT, "http://localhost:8080/v1", "LLAMA_API_KEY", false, ""),
@@ -67,6 +68,11 @@ public final class ProviderRegistry {
   /**
    * The provider for {@code modelSpec} ({@code prefix/model}; a bare {@code claude-*}, {@code gpt-*} or
    * {@code o1..o9} name gets its vendor's prefix, and any bare name with {@code apiBase} is served OpenAI-style).
+   *
+   * <p>An {@code ollama/} model is spoken to natively at {@code OLLAMA_HOST}'s {@code /api/chat} (images travel in
+   * its {@code images} field), except with tool calling on or with {@code apiBase}: then at the OpenAI-compatible
+   * {@code /v1} (OLLAMA_HOST's, or {@code apiBase} itself, an OpenAI-compatible base URL as for every preset), whose
+   * tool calls carry the ids the conversation's tool history is keyed by.
    *
    * @throws IllegalArgumentException for an unknown prefix (the message lists the known ones), a missing model
    *     name, or a missing API key (the message names the variable to export)
@@ -97,7 +103,7 @@ public final class ProviderRegistry {
       throw new IllegalArgumentException("no model name after '" + preset.prefix() + "/' in '" + spec + "'"
           + (preset.defaultModel().isEmpty() ? "" : ", e.g. " + preset.prefix() + "/" + preset.defaultModel()));
     }
-    String presetBase = preset.prefix().equals("ollama") ? ollamaRoot(env) + "/v1" : preset.defaultBase();
+    String presetBase = preset.api() == Api.OLLAMA_CHAT ? ollamaRoot(env) + "/v1" : preset.defaultBase();
     String baseUrl = base.orElse(presetBase);
     Optional<String> key = apiKey.map(String::strip).filter(k -> !k.isEmpty())
         .or(() -> preset.keyVariable().isEmpty()
@@ -108,9 +114,13 @@ public final class ProviderRegistry {
     }
     Endpoint endpoint = new Endpoint(preset.prefix(), baseUrl, key, preset.keyVariable());
     boolean tools = toolCalling(settings.toolCalling(), preset, byPrefix.isPresent() || vendorModel(model));
-    ModelProvider inner = preset.api() == Api.ANTHROPIC_MESSAGES
-        ? new AnthropicProvider(system, endpoint, model, settings, tools)
-        : new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
+    ModelProvider inner = switch (preset.api()) {
+      case ANTHROPIC_MESSAGES -> new AnthropicProvider(system, endpoint, model, settings, tools);
+      case OLLAMA_CHAT -> base.isEmpty() && !tools
+          ? new OllamaProvider(system, new Endpoint(preset.prefix(), ollamaRoot(env), key, ""), model, settings)
+          : new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
+      case OPENAI_CHAT -> new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
+    };
     return new ResilientProvider(inner, settings);
   }
 

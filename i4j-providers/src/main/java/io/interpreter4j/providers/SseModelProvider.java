@@ -9,6 +9,7 @@ import io.interpreter4j.providers.context.ContextWindows;
 import io.interpreter4j.providers.context.TokenCounter;
 import io.interpreter4j.providers.http.Endpoint;
 import io.interpreter4j.providers.http.SseModelClient;
+import io.interpreter4j.providers.http.StreamFraming;
 import io.interpreter4j.providers.http.WireDecoder;
 import io.interpreter4j.providers.tools.ExecuteCall;
 import io.interpreter4j.providers.tools.ExecuteTool;
@@ -29,16 +30,14 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.japi.pf.PFBuilder;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
-import org.apache.pekko.http.javadsl.model.MediaRanges;
-import org.apache.pekko.http.javadsl.model.MediaTypes;
-import org.apache.pekko.http.javadsl.model.headers.Accept;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * A model behind an HTTP API that streams its reply as server-sent events. This class leaves the conversation's
- * images out for a model without vision, fits the conversation to the context window, offers the {@code execute} tool when asked to, POSTs the request and repairs what weak models
- * write; a subclass says only where its API lives and how it is spoken. One attempt per stream; a stream that
- * stops before the reply's natural end fails (retryably), and the tool calls it made are taken back.
+ * A model behind an HTTP API that streams its reply, as server-sent events or (Ollama) JSON lines. This class leaves
+ * the conversation's images out for a model without vision, fits the conversation to the context window, offers the
+ * {@code execute} tool when asked to, POSTs the request and repairs what weak models write; a subclass says only where
+ * its API lives and how it is spoken. One attempt per stream; a stream that stops before the reply's natural end
+ * fails (retryably), and the tool calls it made are taken back.
  */
 public abstract class SseModelProvider implements ModelProvider {
 
@@ -49,6 +48,7 @@ public abstract class SseModelProvider implements ModelProvider {
   private final SseModelClient client;
   private final boolean toolCalling;
   private final boolean vision;
+  private final StreamFraming framing;
   private final ToolCallLedger ledger = new ToolCallLedger();
 
   /**
@@ -57,11 +57,18 @@ public abstract class SseModelProvider implements ModelProvider {
    */
   protected SseModelProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings,
                              boolean toolCalling) {
+    this(system, endpoint, model, settings, toolCalling, StreamFraming.SSE);
+  }
+
+  /** As above, for an API whose reply is cut into payloads by {@code framing}. */
+  protected SseModelProvider(ActorSystem<?> system, Endpoint endpoint, String model, ProviderSettings settings,
+                             boolean toolCalling, StreamFraming framing) {
     this.system = system;
     this.endpoint = endpoint;
     this.model = model;
     this.settings = settings;
-    this.client = new SseModelClient(system, endpoint, settings);
+    this.framing = framing;
+    this.client = new SseModelClient(system, endpoint, settings, framing);
     this.toolCalling = toolCalling;
     this.vision = settings.vision().enabledFor(model);
   }
@@ -128,7 +135,7 @@ public abstract class SseModelProvider implements ModelProvider {
   private Source<LlmChunk, NotUsed> send(String target, String body) {
     HttpRequest http = withHeaders(HttpRequest.POST(endpoint.baseUrl() + path())
         .withEntity(ContentTypes.APPLICATION_JSON, body.getBytes(StandardCharsets.UTF_8))
-        .addHeader(Accept.create(MediaRanges.create(MediaTypes.TEXT_EVENT_STREAM))), endpoint.apiKey());
+        .addHeader(framing.accept()), endpoint.apiKey());
     return Source.fromMaterializer((mat, attributes) -> {
       List<ExecuteCall> made = new CopyOnWriteArrayList<>();
       return client.stream(http, target, () -> decoder(endpoint.baseUrl(), toolCalling ? new ToolCallFences(call -> {

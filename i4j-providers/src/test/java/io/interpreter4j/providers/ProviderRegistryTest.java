@@ -74,7 +74,7 @@ class ProviderRegistryTest {
   @Test
   void presetsKnowTheirEndpoints() {
     Map<String, String> bases = Map.of("openai", "https://api.openai.com/v1", "anthropic", "https://api.anthropic.com/v1",
-        "ollama", "http://localhost:11434/v1", "lmstudio", "http://localhost:1234/v1", "vllm", "http://localhost:8000/v1",
+        "ollama", "http://localhost:11434", "lmstudio", "http://localhost:1234/v1", "vllm", "http://localhost:8000/v1",
         "llamacpp", "http://localhost:8080/v1", "openrouter", "https://openrouter.ai/api/v1",
         "groq", "https://api.groq.com/openai/v1");
     bases.forEach((prefix, base) -> assertEquals(base, ProviderRegistry.preset(prefix).orElseThrow().defaultBase()));

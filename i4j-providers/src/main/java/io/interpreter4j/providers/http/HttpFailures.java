@@ -3,6 +3,7 @@ package io.interpreter4j.providers.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.interpreter4j.core.model.ModelException;
+import io.interpreter4j.providers.ndjson.NdjsonParser;
 import io.interpreter4j.providers.sse.SseParser;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -35,7 +36,8 @@ public final class HttpFailures {
       case 403 -> new ModelException("access denied (403)" + suffix + "; check that your key may use model '"
           + model + "'", false);
       case 404 -> new ModelException("model '" + model + "' not found at " + base + " (404): check the model name"
-          + (endpoint.provider().equals("ollama") ? " (ollama pull " + model + ")" : "") + " and --api-base"
+          + (endpoint.provider().equals("ollama") ? " (ollama pull " + model + ") and OLLAMA_HOST or" : " and")
+          + " --api-base"
           + (detail.isEmpty() ? "" : " (" + detail + ")"), false);
       case 408 -> new ModelException(base + " timed out the request (408)" + suffix, true, retryAfter.orElse(null));
       case 413 -> new ModelException("the request is too large for " + base + " (413)" + suffix, false);
@@ -72,6 +74,9 @@ public final class HttpFailures {
     if (t instanceof SseParser.SseException) {
       return new ModelException("malformed event stream from " + base + ": " + t.getMessage(), false);
     }
+    if (t instanceof NdjsonParser.NdjsonException) {
+      return new ModelException("malformed JSON lines from " + base + ": " + t.getMessage(), false);
+    }
     if (t instanceof IOException || t.getClass().getName().startsWith("org.apache.pekko.")) {
       return new ModelException("the connection to " + base + " failed: " + t.getMessage(), true);
     }
@@ -81,7 +86,8 @@ public final class HttpFailures {
   /** Whether a failure is the transport's (counts against the circuit breaker). */
   public static boolean isTransportFault(Throwable error) {
     Throwable t = unwrap(error);
-    return !(t instanceof ModelException) && !(t instanceof SseParser.SseException);
+    return !(t instanceof ModelException) && !(t instanceof SseParser.SseException)
+        && !(t instanceof NdjsonParser.NdjsonException);
   }
 
   /** The provider's own explanation in an error body ({@code error.message}, as OpenAI and Anthropic send it). */

@@ -4,7 +4,6 @@ import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.providers.ProviderSettings;
 import io.interpreter4j.providers.resilience.EndpointGate;
-import io.interpreter4j.providers.sse.SseFraming;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,10 +32,10 @@ import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * One streamed model call over Pekko HTTP: POST, check the status, then read the {@code text/event-stream} body
- * chunk by chunk through {@link SseFraming} and a provider's {@link WireDecoder}. The body is a stream all the way,
- * so backpressure reaches the TCP connection, and cancelling downstream cancels the entity, which makes the pool
- * close the connection. Each call takes a turn at the endpoint's {@link EndpointGate} and goes through its breaker.
+ * One streamed model call over Pekko HTTP: POST, check the status, then read the body chunk by chunk through its
+ * {@link StreamFraming} (server-sent events, or Ollama's JSON lines) and a provider's {@link WireDecoder}. The body is
+ * a stream all the way, so backpressure reaches the TCP connection, and cancelling downstream cancels the entity,
+ * which makes the pool close the connection. Each call takes a turn at the endpoint's {@link EndpointGate} and goes through its breaker.
  * One attempt only: {@link io.interpreter4j.providers.resilience.ResilientProvider} retries.
  */
 public final class SseModelClient {
@@ -49,9 +48,16 @@ public final class SseModelClient {
   private final ProviderSettings settings;
   private final EndpointGate gate;
   private final ConnectionPoolSettings poolSettings;
+  private final StreamFraming framing;
 
+  /** A client of an API that streams server-sent events. */
   public SseModelClient(ActorSystem<?> system, Endpoint endpoint, ProviderSettings settings) {
+    this(system, endpoint, settings, StreamFraming.SSE);
+  }
+
+  public SseModelClient(ActorSystem<?> system, Endpoint endpoint, ProviderSettings settings, StreamFraming framing) {
     this.system = system;
+    this.framing = framing;
     this.http = Http.get(system);
     this.endpoint = endpoint;
     this.settings = settings;
@@ -113,7 +119,8 @@ public final class SseModelClient {
     if (response.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
       return Source.completionStage(errorBody(response, mat))
           .flatMapConcat(text -> Source.failed(new ModelException(endpoint.baseUrl() + " answered with JSON instead "
-              + "of an event stream; does it support stream=true? " + HttpFailures.providerMessage(text), false)));
+              + "of " + framing.description() + "; does it support stream=true? " + HttpFailures.providerMessage(text),
+              false)));
     }
     AtomicLong received = new AtomicLong();
     return response.entity().withoutSizeLimit().getDataBytes()
@@ -122,7 +129,7 @@ public final class SseModelClient {
           return bytes;
         })
         .idleTimeout(settings.stallTimeout())
-        .via(SseFraming.events(settings.maxEventSize()))
+        .via(framing.frames(settings.maxEventSize()))
         .map(decoder::decode)
         .takeWhile(chunks -> !decoder.finished(), true)
         // The reply reached its natural end and only what follows it (usage, [DONE]) was lost: the reply stands.
