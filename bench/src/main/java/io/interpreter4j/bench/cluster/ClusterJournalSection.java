@@ -92,25 +92,26 @@ public final class ClusterJournalSection {
       cluster = ClusterNode.start(settings, Quiet.CONFIG.withFallback(nodeConfig), SessionManager.create(), false);
       single = SessionKit.system("bench-single", fileConfig);
 
-      long[][] pgP50 = new long[2][ROUNDS];
-      long[][] fileP50 = new long[2][ROUNDS];
+      // [0]: each round's p50, [1]: its p99, in ns
+      long[][] pgLatency = new long[2][ROUNDS];
+      long[][] fileLatency = new long[2][ROUNDS];
       appendToPostgres(cluster, "warm", 2, eventsPerSession); // the cluster is up, the pool open, the shards placed
       for (int r = 0; r < ROUNDS; r++) {
         Samples pgSamples = appendToPostgres(cluster, "r" + r, sessionsForLatency, eventsPerSession);
         Samples fileSamples = appendToFile(dir.resolve("file-journal-" + r), sessionsForLatency, eventsPerSession);
-        pgP50[0][r] = nanos(pgSamples.medianMs());
-        pgP50[1][r] = nanos(pgSamples.p99Ms());
-        fileP50[0][r] = nanos(fileSamples.medianMs());
-        fileP50[1][r] = nanos(fileSamples.p99Ms());
+        pgLatency[0][r] = nanos(pgSamples.medianMs());
+        pgLatency[1][r] = nanos(pgSamples.p99Ms());
+        fileLatency[0][r] = nanos(fileSamples.medianMs());
+        fileLatency[1][r] = nanos(fileSamples.p99Ms());
       }
       ObjectNode latency = node.putObject("journal_write_latency");
       latency.put("appends_per_round", sessionsForLatency * eventsPerSession);
-      latency.set("postgres_p50_ms", spread(pgP50[0]));
-      latency.set("postgres_p99_ms", spread(pgP50[1]));
-      latency.set("file_p50_ms", spread(fileP50[0]));
-      latency.set("file_p99_ms", spread(fileP50[1]));
-      latency.put("postgres_over_file_p50", Samples.round(median(pgP50[0]) / (double) median(fileP50[0])));
-      latency.put("postgres_over_file_p99", Samples.round(median(pgP50[1]) / (double) median(fileP50[1])));
+      latency.set("postgres_p50_ms", spread(pgLatency[0]));
+      latency.set("postgres_p99_ms", spread(pgLatency[1]));
+      latency.set("file_p50_ms", spread(fileLatency[0]));
+      latency.set("file_p99_ms", spread(fileLatency[1]));
+      latency.put("postgres_over_file_p50", Samples.round(median(pgLatency[0]) / (double) median(fileLatency[0])));
+      latency.put("postgres_over_file_p99", Samples.round(median(pgLatency[1]) / (double) median(fileLatency[1])));
 
       Settings sessionSettings = SessionKit.settings(nodeConfig);
       Cassette cassette = Cassette.parse("{\"turns\": [{\"reply\": \"Hello from the replay model: nothing to run "
