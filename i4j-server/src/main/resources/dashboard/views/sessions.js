@@ -1,6 +1,7 @@
 /*
  * The sessions list (#/): filter chips with counts, a search box, one row per session (status, title, model,
- * iterations, age, last activity, tokens), batches above. Follows the all-sessions event stream.
+ * iterations, age, last activity, tokens; in cluster mode also the node it runs on), batches above. Follows the
+ * all-sessions event stream.
  */
 import { EventStream } from '../api.js';
 import { h } from '../dom.js';
@@ -46,8 +47,10 @@ export class SessionsView {
     });
     this.tbody = h('tbody');
     const th = (label, cls) => h('th', { scope: 'col', class: cls || null, text: label });
+    // shown only in cluster mode, where GET /api/sessions gives each session's node
+    this.nodeTh = h('th', { scope: 'col', class: 'col-node', text: 'Node', hidden: true });
     this.table = h('table', { class: 'sessions-table', 'data-testid': 'sessions-table' },
-      h('thead', null, h('tr', null, th('Status', 'col-status'), th('Title', 'col-title'), th('Model', 'col-model'),
+      h('thead', null, h('tr', null, th('Status', 'col-status'), th('Title', 'col-title'), th('Model', 'col-model'), this.nodeTh,
         th('Iter.', 'num col-iter'), th('Age', 'col-age'), th('Last activity', 'col-last'), th('Tokens in / out', 'num col-tokens'))),
       this.tbody);
     this.empty = h('div', { class: 'empty', hidden: true });
@@ -82,7 +85,7 @@ export class SessionsView {
   matchesQuery(s) {
     const q = ui.query.trim().toLowerCase();
     if (!q) return true;
-    const hay = [s.title, s.id, s.model, s.status, statusInfo(s.status, s.stopped).label].join(' ').toLowerCase();
+    const hay = [s.title, s.id, s.model, s.node, s.status, statusInfo(s.status, s.stopped).label].join(' ').toLowerCase();
     return q.split(/\s+/).every((term) => hay.includes(term));
   }
 
@@ -99,6 +102,8 @@ export class SessionsView {
       chip.classList.toggle('hot', f.key === 'waiting' && count > 0);
     }
     const shown = sortSessions(all.filter((s) => filter.test(s) && this.matchesQuery(s)));
+    this.cluster = all.some((s) => s.node);
+    this.nodeTh.hidden = !this.cluster;
 
     const keep = new Set(shown.map((s) => String(s.id)));
     for (const [id, row] of this.rows) {
@@ -149,12 +154,13 @@ export class SessionsView {
         link: h('a', { class: 'row-title', href }),
         sub: h('div', { class: 'row-sub' }),
         model: h('td', { class: 'col-model mono' }),
+        node: h('td', { class: 'col-node mono', 'data-testid': 'session-node', hidden: true }),
         iter: h('td', { class: 'num col-iter' }),
         age: h('span'),
         last: h('span'),
         tokens: h('td', { class: 'num col-tokens mono' }),
       };
-      r.tr.append(r.status, h('td', { class: 'col-title' }, r.link, r.sub), r.model, r.iter,
+      r.tr.append(r.status, h('td', { class: 'col-title' }, r.link, r.sub), r.model, r.node, r.iter,
         h('td', { class: 'col-age' }, r.age), h('td', { class: 'col-last' }, r.last), r.tokens);
       r.tr.addEventListener('click', (e) => {
         if (e.target.closest('a')) return; // the link navigates by itself (and middle-click opens a tab)
@@ -186,6 +192,9 @@ export class SessionsView {
     if (s.stopped) sub.push(h('span', { class: 'sub-stopped', text: 'stopped', title: 'The session was stopped; its transcript is kept' }));
     r.sub.replaceChildren(...sub);
     r.model.textContent = s.model || '–';
+    r.node.hidden = !this.cluster;
+    r.node.textContent = s.node ? nodeName(s.node) : '–';
+    r.node.title = s.node || '';
     r.iter.textContent = s.iterations != null ? String(s.iterations) : '–';
     setRel(r.age, s.started, 'age');
     setRel(r.last, s.lastActivity, 'ago');
@@ -193,4 +202,10 @@ export class SessionsView {
     r.tokens.title = tokensTitle(s.inputTokens, s.outputTokens);
     return r;
   }
+}
+
+/** "127.0.0.1:25520" of "pekko://i4j@127.0.0.1:25520": the node's cluster address without the system's name. */
+function nodeName(address) {
+  const at = String(address).lastIndexOf('@');
+  return at >= 0 ? String(address).slice(at + 1) : String(address);
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.bench.batch.BatchSection;
+import io.interpreter4j.bench.cluster.ClusterJournalSection;
 import io.interpreter4j.bench.danger.DangerBlocksSection;
 import io.interpreter4j.bench.intercept.InterceptLatencySection;
 import io.interpreter4j.bench.jmh.JmhSections;
@@ -74,6 +75,7 @@ public final class BenchMain {
     sections.put("startup", c -> StartupSection.run(c.quick(), c.root()));
     sections.put("sse_fanout", c -> SseFanoutSection.run(c.quick()));
     sections.put("batch", c -> BatchSection.run(c.quick(), c.root()));
+    sections.put("cluster_journal", c -> ClusterJournalSection.run(c.quick()));
 
     Instant started = Instant.now();
     ObjectNode report = JsonNodeFactory.instance.objectNode();

@@ -146,6 +146,21 @@ class DashboardConsistencyTest {
   }
 
   @Test
+  void aSingleMachineListsNoNodeColumn() throws Exception {
+    String model = cassette("one-machine", null, "Hello.");
+    String id = server.createSession(body("message", "Which node?", "model", model, "autoRun", true));
+
+    browser.login(server);
+    WebElement r = browser.waitFor("the session's row", row(id));
+    // the column is there for cluster mode, where GET /api/sessions gives each session's node; not here
+    assertFalse(browser.driver.findElement(By.cssSelector("[data-testid='sessions-table'] th.col-node")).isDisplayed(),
+        "a single machine shows no Node column");
+    assertFalse(r.findElement(By.cssSelector("[data-testid='session-node']")).isDisplayed());
+    assertEquals(7, r.findElements(By.cssSelector("td")).stream().filter(WebElement::isDisplayed).count(),
+        "the row keeps its seven columns: " + r.getText());
+  }
+
+  @Test
   void aFailedModelCallIsToldOnceAndTheTurnsEndIsMarked() throws Exception {
     String model = cassette("off-script", "something this message never says", "never sent");
     String id = server.createSession(body("message", "Hello there", "model", model, "autoRun", true));

@@ -238,7 +238,7 @@ class ClusterFailoverTest {
   }
 
   /** Tries {@code check} until it passes, for at most {@link #WITHIN} (what awaitAssert does, over HTTP). */
-  private static void eventually(Callable<Void> check) throws Exception {
+  static void eventually(Callable<Void> check) throws Exception {
     long deadline = System.nanoTime() + WITHIN.toNanos();
     while (true) {
       try {
@@ -253,7 +253,7 @@ class ClusterFailoverTest {
     }
   }
 
-  private static int freePort() throws Exception {
+  static int freePort() throws Exception {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }

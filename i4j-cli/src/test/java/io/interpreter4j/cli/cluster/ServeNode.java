@@ -96,9 +96,13 @@ final class ServeNode implements AutoCloseable {
     return copier;
   }
 
-  /** SIGTERM, then waits for the node to exit; returns its exit code. */
+  /**
+   * SIGTERM, then waits for the node to exit; returns its exit code. The signal goes through the process's handle:
+   * {@code Process.destroy()} would also close our end of its stdout and stderr, and what the node says while it
+   * leaves would be lost.
+   */
   int terminate() throws InterruptedException {
-    process.destroy();
+    process.toHandle().destroy();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       kill();
       throw new AssertionError("node " + clusterPort + " did not exit within 120 s of SIGTERM");
@@ -123,7 +127,7 @@ final class ServeNode implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {
-      process.destroy(); // SIGTERM: the node leaves
+      process.toHandle().destroy(); // SIGTERM: the node leaves (its output still read, see terminate)
       if (!process.waitFor(40, TimeUnit.SECONDS)) {
         kill();
       }

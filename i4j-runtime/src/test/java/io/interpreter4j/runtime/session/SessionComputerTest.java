@@ -148,27 +148,35 @@ class SessionComputerTest {
 
   @Test
   void insideTheBwrapSandboxOnlyTheSessionsXSocketAndChannelAreBoundAndTheApiWorks() throws Exception {
-    // /tmp in the sandbox: the X socket, the channel's folder, and the test's own folder when the work is there
+    // /tmp in the sandbox: the X socket and the channel's folder, but nothing else of the host's /tmp (a file made
+    // there now stays out of sight; the work folder may be under /tmp, and is bound where it is)
     Sandbox bwrap = io.interpreter4j.runtime.sandbox.RequiredBwrap.sandbox(false);
-    String code = """
-        import os, subprocess, sys
-        print("tmp", sorted(os.listdir("/tmp")), sorted(os.listdir("/tmp/.X11-unix")))
-        print(computer.display.size())
-        app = subprocess.Popen([sys.executable, "form.py"], stdout=subprocess.PIPE, text=True)
-        print(app.stdout.readline().strip())
-        print(computer.mouse.click(%s))
-        print("exit", app.wait(timeout=60))
-        """.formatted(model(450, 640));
-    var s = start(cassetteJson(
-        turn(null, "```python\n" + code + "```"),
-        turn("tmp \\['\\.X11-unix', 'i4j-computer-\\d+'(, '[^']+')?\\] \\['X\\d+'\\]\\n\\(1280, 720\\)\\n"
-            + "ready\\nleft click at \\(300, 426\\)\\nexit 0", "Sent.")),
-        bwrap);
+    Path hostOnly = Files.createTempFile(Path.of("/tmp"), "i4j-host-only-", ".txt");
+    try {
+      String code = """
+          import os, subprocess, sys
+          tmp = os.listdir("/tmp")
+          print("tmp", ".X11-unix" in tmp, any(n.startswith("i4j-computer-") for n in tmp), "%s" in tmp,
+                sorted(os.listdir("/tmp/.X11-unix")))
+          print(computer.display.size())
+          app = subprocess.Popen([sys.executable, "form.py"], stdout=subprocess.PIPE, text=True)
+          print(app.stdout.readline().strip())
+          print(computer.mouse.click(%s))
+          print("exit", app.wait(timeout=60))
+          """.formatted(hostOnly.getFileName(), model(450, 640));
+      var s = start(cassetteJson(
+          turn(null, "```python\n" + code + "```"),
+          turn("tmp True True False \\['X\\d+'\\]\\n\\(1280, 720\\)\\n"
+              + "ready\\nleft click at \\(300, 426\\)\\nexit 0", "Sent.")),
+          bwrap);
 
-    EventPayload.TurnFinished done = s.turn("press Submit", TURN);
+      EventPayload.TurnFinished done = s.turn("press Submit", TURN);
 
-    assertEquals("done", done.status().wire(), s.types() + "\n" + s.output() + s.payloads(EventPayload.Error.class));
-    assertEquals("name=\nagreed=0\n", Files.readString(work.resolve("result.txt")));
+      assertEquals("done", done.status().wire(), s.types() + "\n" + s.output() + s.payloads(EventPayload.Error.class));
+      assertEquals("name=\nagreed=0\n", Files.readString(work.resolve("result.txt")));
+    } finally {
+      Files.deleteIfExists(hostOnly);
+    }
   }
 
   @Test
