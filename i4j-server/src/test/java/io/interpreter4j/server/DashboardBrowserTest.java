@@ -28,43 +28,12 @@ import org.openqa.selenium.WebElement;
  * table, opens it and approves, edits or denies its block on the approval card (the block runs for real in a bash
  * REPL), or stops it from its page.
  */
-class DashboardBrowserTest {
-  @TempDir static Path tmp;
-  private static TestServer server;
-  private static Browser browser;
-
+class DashboardBrowserTest extends DashboardPage {
   @BeforeAll
-  static void start() throws Exception {
-    if (!Browser.installed()) {
-      return; // each test says why: needsTheBrowser (a skip of the whole class would show nothing)
-    }
-    server = new TestServer(tmp.resolve("server"));
-    server.cassette("default", "Nothing to run here.");
-    browser = new Browser(tmp.resolve("chromium"), 1400, 900);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
+  static void aDefaultCassette() throws Exception {
     if (server != null) {
-      server.close();
+      server.cassette("default", "Nothing to run here.");
     }
-  }
-
-  @BeforeEach
-  void needsTheBrowser() {
-    Browser.assumeInstalled();
-  }
-
-  @AfterEach
-  void noScriptErrors() {
-    if (browser == null) {
-      return;
-    }
-    List<String> errors = browser.consoleErrors();
-    assertTrue(errors.isEmpty(), "the dashboard logged errors: " + errors);
   }
 
   /** Registers a cassette of (expect, reply) pairs, expect null for any message; returns its model spec. */

@@ -26,42 +26,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 /** The dashboard shows what a block did on the computer (computer_action events), each before its screenshot. */
-class DashboardComputerTest {
-  @TempDir static Path tmp;
-  private static TestServer server;
-  private static Browser browser;
-
-  @BeforeAll
-  static void start() throws Exception {
-    if (!Browser.installed()) {
-      return; // each test says why: needsTheBrowser
-    }
-    server = new TestServer(tmp.resolve("server"));
-    browser = new Browser(tmp.resolve("chromium"), 1400, 900);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  @BeforeEach
-  void needsTheBrowser() {
-    Browser.assumeInstalled();
-  }
-
-  @AfterEach
-  void noScriptErrors() {
-    if (browser != null) {
-      List<String> errors = browser.consoleErrors();
-      assertTrue(errors.isEmpty(), "the dashboard logged errors: " + errors);
-    }
-  }
+class DashboardComputerTest extends DashboardPage {
 
   @Test
   void eachActionIsALineOfItsBlocksOutputBeforeTheScreenshotItTook() throws Exception {

@@ -30,42 +30,7 @@ import org.openqa.selenium.WebElement;
  * Active filter count the same sessions, a session with no turn says so, a failed model call is told once, and a
  * denial's reason stands apart from what follows it.
  */
-class DashboardConsistencyTest {
-  @TempDir static Path tmp;
-  private static TestServer server;
-  private static Browser browser;
-
-  @BeforeAll
-  static void start() throws Exception {
-    if (!Browser.installed()) {
-      return; // each test says why: needsTheBrowser
-    }
-    server = new TestServer(tmp.resolve("server"));
-    browser = new Browser(tmp.resolve("chromium"), 1400, 900);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  @BeforeEach
-  void needsTheBrowser() {
-    Browser.assumeInstalled();
-  }
-
-  @AfterEach
-  void noScriptErrors() {
-    if (browser != null) {
-      List<String> errors = browser.consoleErrors();
-      assertTrue(errors.isEmpty(), "the dashboard logged errors: " + errors);
-    }
-  }
+class DashboardConsistencyTest extends DashboardPage {
 
   /** A cassette of (expect, reply) pairs, expect null for any message; returns its model spec. */
   private static String cassette(String name, String... expectsAndReplies) {
