@@ -144,6 +144,11 @@ final class BubblewrapSandbox extends ProbedSandbox {
     if (display != null && display.matches(":\\d+(\\.\\d+)?")) {
       String number = display.substring(1).split("\\.")[0];
       Path x = Path.of("/tmp/.X11-unix/X" + number);
+      // a computer session's private Xvfb is started with the session, and its first interpreter may come first:
+      // wait a little for its socket, since bwrap can only bind what exists when it starts
+      if (env.containsKey("I4J_COMPUTER_SOCKET")) {
+        awaitFile(x, X_SOCKET_WAIT);
+      }
       if (Files.exists(x)) {
         sockets.add(x);
       }
@@ -153,6 +158,22 @@ final class BubblewrapSandbox extends ProbedSandbox {
       sockets.add(Path.of(channel).toAbsolutePath().normalize());
     }
     return sockets;
+  }
+
+  /** How long an interpreter of a computer session waits for its private X server's socket at most. */
+  static final java.time.Duration X_SOCKET_WAIT = java.time.Duration.ofSeconds(10);
+
+  /** Waits until {@code path} exists or {@code limit} passed (called where a process is started, off actor threads). */
+  private static void awaitFile(Path path, java.time.Duration limit) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!Files.exists(path) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** Whether {@code path} can be seen in the sandbox: outside the hidden folders, or inside something bound. */
