@@ -13,6 +13,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.BoundedSourceQueue;
+import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 import org.junit.jupiter.api.AfterAll;
@@ -57,23 +58,23 @@ class LiveFeedTest {
 
   @Test
   void aFeedWhoseClientHasGoneEndsQuietly() throws Exception {
-    Pair<BoundedSourceQueue<Integer>, Source<Integer, NotUsed>> q = Source.<Integer>queue(4).preMaterialize(system);
-    q.second().runWith(Sink.cancelled(), system);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    // a queue whose stream was cancelled by its client (connected in one graph: no publisher hop to wait for)
+    BoundedSourceQueue<Integer> queue = Source.<Integer>queue(4).toMat(Sink.cancelled(), Keep.left()).run(system);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     // the queue learns of the cancellation asynchronously; an offer after it answers QueueClosed
     boolean closed = false;
     while (!closed && System.nanoTime() < deadline) {
-      closed = q.first().isCompleted() || q.first().offer(0) == org.apache.pekko.stream.QueueOfferResult.closed();
+      closed = queue.isCompleted() || queue.offer(0) == org.apache.pekko.stream.QueueOfferResult.closed();
       if (!closed) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
       }
     }
     assertTrue(closed, "the queue saw its stream cancelled");
-    LiveFeed<Integer> feed = new LiveFeed<>(q.first(), i -> true, () -> { });
+    LiveFeed<Integer> feed = new LiveFeed<>(queue, i -> true, () -> { });
     assertFalse(feed.offer(1), "nobody reads it any more");
     assertTrue(feed.closed());
     feed.complete();
-    LiveFeed<Integer> untouched = new LiveFeed<>(q.first(), i -> true, () -> { });
+    LiveFeed<Integer> untouched = new LiveFeed<>(queue, i -> true, () -> { });
     untouched.complete();
     assertTrue(untouched.closed());
   }
