@@ -1,5 +1,6 @@
 package io.interpreter4j.bench;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Arrays;
@@ -79,6 +80,27 @@ public final class Samples {
       scale = 100_000;
     }
     return Math.round(value * scale) / scale;
+  }
+
+  /**
+   * One figure per run as {"median", "min", "max", "runs": [...]}: the middle run (the lower of the two middle ones for
+   * an even count; NaN when there is none) with the range.
+   */
+  public static ObjectNode spread(double[] runs) {
+    double[] sorted = runs.clone();
+    Arrays.sort(sorted);
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("median", round(sorted.length == 0 ? Double.NaN : sorted[(sorted.length - 1) / 2]));
+    node.put("min", round(sorted.length == 0 ? Double.NaN : sorted[0]));
+    node.put("max", round(sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1]));
+    ArrayNode each = node.putArray("runs");
+    Arrays.stream(runs).forEach(v -> each.add(round(v)));
+    return node;
+  }
+
+  /** {@link #spread(double[])} of whole numbers shown in units of {@code unit} (1e6: nanoseconds as ms). */
+  public static ObjectNode spread(long[] runs, double unit) {
+    return spread(Arrays.stream(runs).mapToDouble(v -> v / unit).toArray());
   }
 
   /** baseline / ours: how many times faster ours is (higher is better). */

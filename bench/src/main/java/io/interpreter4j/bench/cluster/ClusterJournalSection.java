@@ -1,6 +1,5 @@
 package io.interpreter4j.bench.cluster;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
@@ -106,10 +105,10 @@ public final class ClusterJournalSection {
       }
       ObjectNode latency = node.putObject("journal_write_latency");
       latency.put("appends_per_round", sessionsForLatency * eventsPerSession);
-      latency.set("postgres_p50_ms", spread(pgLatency[0]));
-      latency.set("postgres_p99_ms", spread(pgLatency[1]));
-      latency.set("file_p50_ms", spread(fileLatency[0]));
-      latency.set("file_p99_ms", spread(fileLatency[1]));
+      latency.set("postgres_p50_ms", Samples.spread(pgLatency[0], 1e6));
+      latency.set("postgres_p99_ms", Samples.spread(pgLatency[1], 1e6));
+      latency.set("file_p50_ms", Samples.spread(fileLatency[0], 1e6));
+      latency.set("file_p99_ms", Samples.spread(fileLatency[1], 1e6));
       latency.put("postgres_over_file_p50", Samples.round(median(pgLatency[0]) / (double) median(fileLatency[0])));
       latency.put("postgres_over_file_p99", Samples.round(median(pgLatency[1]) / (double) median(fileLatency[1])));
 
@@ -136,8 +135,8 @@ public final class ClusterJournalSection {
       rate.put("sessions_per_round", sessions);
       rate.put("how", "POST /api/sessions (autoRun, one replayed turn, no block) until turn_finished; cluster mode "
           + "until its events are in PostgreSQL as well");
-      rate.set("postgres", spreadMilli(pgRate));
-      rate.set("file", spreadMilli(fileRate));
+      rate.set("postgres", Samples.spread(pgRate, 1000.0));
+      rate.set("file", Samples.spread(fileRate, 1000.0));
       rate.put("postgres_over_file", Samples.round(median(pgRate) / (double) median(fileRate)));
       // the mirror falling behind its bounded feed would leave events out of PostgreSQL: none should
       rate.put("mirror_gaps", clustered.mirror().gaps());
@@ -258,36 +257,6 @@ public final class ClusterJournalSection {
 
   private static long nanos(double ms) {
     return Math.round(ms * 1e6);
-  }
-
-  /** Median of the rounds with their range, in ms (values given in ns). */
-  private static ObjectNode spread(long[] values) {
-    long[] sorted = values.clone();
-    Arrays.sort(sorted);
-    ObjectNode n = JsonNodeFactory.instance.objectNode();
-    n.put("median", Samples.round(median(values) / 1e6));
-    n.put("min", Samples.round(sorted[0] / 1e6));
-    n.put("max", Samples.round(sorted[sorted.length - 1] / 1e6));
-    ArrayNode runs = n.putArray("runs");
-    for (long v : values) {
-      runs.add(Samples.round(v / 1e6));
-    }
-    return n;
-  }
-
-  /** Median of the rounds with their range (values given in thousandths). */
-  private static ObjectNode spreadMilli(long[] values) {
-    long[] sorted = values.clone();
-    Arrays.sort(sorted);
-    ObjectNode n = JsonNodeFactory.instance.objectNode();
-    n.put("median", Samples.round(median(values) / 1000.0));
-    n.put("min", Samples.round(sorted[0] / 1000.0));
-    n.put("max", Samples.round(sorted[sorted.length - 1] / 1000.0));
-    ArrayNode runs = n.putArray("runs");
-    for (long v : values) {
-      runs.add(Samples.round(v / 1000.0));
-    }
-    return n;
   }
 
   private static long median(long[] values) {

@@ -1,6 +1,5 @@
 package io.interpreter4j.bench.danger;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.bench.Samples;
@@ -83,16 +82,16 @@ public final class DangerBlocksSection {
       ObjectNode b = node.putObject(language);
       b.put("bytes", code.getBytes(StandardCharsets.UTF_8).length);
       b.put("level", analyzer.analyze(language, code, CONTEXT).level().name());
-      b.set("i4j_us_cpu", spread(cpu[0]));
-      b.set("i4j_us_wall", spread(wall[0]));
-      b.set("regex_blocklist_us_cpu", spread(cpu[1]));
-      b.set("token_floor_us_cpu", spread(cpu[2]));
+      b.set("i4j_us_cpu", Samples.spread(cpu[0], 1000.0));
+      b.set("i4j_us_wall", Samples.spread(wall[0], 1000.0));
+      b.set("regex_blocklist_us_cpu", Samples.spread(cpu[1], 1000.0));
+      b.set("token_floor_us_cpu", Samples.spread(cpu[2], 1000.0));
       long[] ratios = new long[RUNS];
       for (int run = 0; run < RUNS; run++) {
         // in thousandths, so that the spread helper can sort them as longs
         ratios[run] = Math.round(1000.0 * cpu[0][run] / Math.max(1, cpu[1][run]));
       }
-      ObjectNode ratio = spread(ratios);
+      ObjectNode ratio = Samples.spread(ratios, 1000.0);
       b.put("i4j_cost_x_regex_blocklist", ratio.get("median").asDouble());
       b.set("i4j_cost_x_regex_blocklist_spread", ratio);
       b.put("i4j_cost_x_token_floor", Samples.round((double) median(cpu[0]) / Math.max(1, median(cpu[2]))));
@@ -116,21 +115,6 @@ public final class DangerBlocksSection {
       throw new IllegalStateException("a timed pass returned nothing");
     }
     return new long[] {cpu / count, wall / count};
-  }
-
-  /** {"median", "min", "max", "runs": [...]}: nanoseconds (or thousandths) shown in micro-units. */
-  private static ObjectNode spread(long[] values) {
-    long[] sorted = values.clone();
-    Arrays.sort(sorted);
-    ObjectNode n = JsonNodeFactory.instance.objectNode();
-    n.put("median", Samples.round(median(values) / 1000.0));
-    n.put("min", Samples.round(sorted[0] / 1000.0));
-    n.put("max", Samples.round(sorted[sorted.length - 1] / 1000.0));
-    ArrayNode runs = n.putArray("runs");
-    for (long v : values) {
-      runs.add(Samples.round(v / 1000.0));
-    }
-    return n;
   }
 
   private static long median(long[] values) {

@@ -18,7 +18,6 @@ import io.interpreter4j.runtime.session.SessionManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -170,16 +169,8 @@ public final class LoopSection {
     return passes;
   }
 
-  /** {"median", "min", "max", "runs": [...]} of one figure over the runs. */
   private static <T> ObjectNode spread(List<T> runs, ToDoubleFunction<T> figure) {
-    double[] values = runs.stream().mapToDouble(figure).toArray();
-    ObjectNode node = JsonNodeFactory.instance.objectNode();
-    node.put("median", Samples.round(middle(runs, figure)));
-    node.put("min", Samples.round(Arrays.stream(values).min().orElse(Double.NaN)));
-    node.put("max", Samples.round(Arrays.stream(values).max().orElse(Double.NaN)));
-    ArrayNode each = node.putArray("runs");
-    Arrays.stream(values).forEach(v -> each.add(Samples.round(v)));
-    return node;
+    return Samples.spread(runs.stream().mapToDouble(figure).toArray());
   }
 
   private static <T> double middle(List<T> runs, ToDoubleFunction<T> figure) {

@@ -1,6 +1,5 @@
 package io.interpreter4j.bench.sessions;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.bench.Machine;
@@ -19,7 +18,6 @@ import io.interpreter4j.runtime.session.SessionManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -164,14 +162,7 @@ public final class SessionStartSection {
   }
 
   private static ObjectNode spread(List<Samples> runs) {
-    double[] medians = runs.stream().mapToDouble(Samples::medianMs).toArray();
-    ObjectNode node = JsonNodeFactory.instance.objectNode();
-    node.put("median", Samples.round(middle(runs)));
-    node.put("min", Samples.round(Arrays.stream(medians).min().orElse(Double.NaN)));
-    node.put("max", Samples.round(Arrays.stream(medians).max().orElse(Double.NaN)));
-    ArrayNode each = node.putArray("runs");
-    Arrays.stream(medians).forEach(m -> each.add(Samples.round(m)));
-    return node;
+    return Samples.spread(runs.stream().mapToDouble(Samples::medianMs).toArray());
   }
 
   private static double middle(List<Samples> runs) {
