@@ -9,6 +9,8 @@ import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.http.ApiErrors;
 import io.interpreter4j.server.http.ApiPaths;
 import io.interpreter4j.server.http.ConnectionWatch;
+import io.interpreter4j.server.batch.BatchService;
+import io.interpreter4j.server.http.BatchRoutes;
 import io.interpreter4j.server.http.DashboardRoutes;
 import io.interpreter4j.server.http.EventRoutes;
 import io.interpreter4j.server.http.JsonParsingErrorHandler;
@@ -80,6 +82,17 @@ public final class Server extends AllDirectives {
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
                                    Settings baseSettings, Function<String, ModelProvider> models, HostInfo host,
                                    BiFunction<SessionHub, Route, Route> around) {
+    return start(system, config, baseSettings, models, host, around, null);
+  }
+
+  /**
+   * As above, serving batches ({@code POST /api/batches}, {@code GET /api/batches/{id}}, {@code .../results}) with
+   * the service {@code batches} makes from the hub, once; null: this server runs no batches (those requests get 404).
+   */
+  public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
+                                   Settings baseSettings, Function<String, ModelProvider> models, HostInfo host,
+                                   BiFunction<SessionHub, Route, Route> around,
+                                   Function<SessionHub, BatchService> batches) {
     if (!Security.isLoopback(config.host())) {
       if (!config.allowRemote()) {
         throw new IllegalArgumentException("binding to " + config.host() + " needs --allow-remote");
@@ -105,7 +118,8 @@ public final class Server extends AllDirectives {
         new DashboardRoutes(security),
         new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
-        new OpsRoutes(hub), usual -> around.apply(hub, usual));
+        new OpsRoutes(hub), batches == null ? null : new BatchRoutes(batches.apply(hub)),
+        usual -> around.apply(hub, usual));
 
     ServerBinding binding;
     try {
@@ -126,9 +140,11 @@ public final class Server extends AllDirectives {
   }
 
   private Route route(Security security, OpenAiRoutes openAi, DashboardRoutes dashboard, SessionRoutes sessions, EventRoutes events,
-                      OpsRoutes ops, UnaryOperator<Route> around) {
+                      OpsRoutes ops, BatchRoutes batchRoutes, UnaryOperator<Route> around) {
     // made once, here: the directives below may call their inner supplier per request
-    Route behindAuthentication = around.apply(concat(sessions.routes(), events.routes(), ops.routes()));
+    Route own = batchRoutes == null ? concat(sessions.routes(), events.routes(), ops.routes())
+        : concat(sessions.routes(), events.routes(), batchRoutes.routes(), ops.routes());
+    Route behindAuthentication = around.apply(own);
     return security.secureHeaders(() ->
         handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
             handleRejections(ApiErrors.rejectionHandler(), () ->
