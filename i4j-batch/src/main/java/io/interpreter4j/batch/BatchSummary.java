@@ -1,10 +1,12 @@
 package io.interpreter4j.batch;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -41,6 +43,18 @@ public record BatchSummary(int total, Map<TaskStatus, Long> counts, int notRun, 
       return 130;
     }
     return count(TaskStatus.DONE) == total && notRun == 0 && invalid == 0 ? 0 : 1;
+  }
+
+  /** Reads back {@link #toJson()} (its {@code results} and {@code journal} paths are replaced by those given). */
+  public static BatchSummary fromJson(JsonNode n, Path results, Path journal) {
+    Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.path("counts").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      counts.put(TaskStatus.fromWire(e.getKey()), e.getValue().asLong());
+    }
+    return new BatchSummary(n.path("total").asInt(), counts, n.path("not_run").asInt(), n.path("invalid").asLong(),
+        n.path("wall_ms").asLong(), n.path("p50_ms").asLong(), n.path("p95_ms").asLong(),
+        n.path("stopped").asBoolean(), results, journal);
   }
 
   public ObjectNode toJson() {

@@ -1,6 +1,7 @@
 package io.interpreter4j.cli;
 
 import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.batch.server.LocalBatchService;
 import io.interpreter4j.cluster.boot.ClusterNode;
 import io.interpreter4j.cluster.boot.ClusterSettings;
 import io.interpreter4j.cluster.serve.ClusterServer;
@@ -129,7 +130,10 @@ final class ServeCommand implements Callable<Integer> {
       ServerConfig config = ServerConfig.defaults().withHost(host).withPort(port).withAllowRemote(allowRemote)
           .withToken(ServerConfig.tokenFrom(env));
       if (node == null) {
-        server = Server.start(system, config, launcher.settings, launcher.models(options, system), hostInfo);
+        var models = launcher.models(options, system);
+        server = Server.start(system, config, launcher.settings, models, hostInfo, (hub, usual) -> usual,
+            hub -> LocalBatchService.start(system, launcher.config, env, models, hostInfo, hub,
+                line -> System.err.println("i4j: " + line)));
       } else {
         clustered = ClusterServer.start(node, config, launcher.settings, launcher.models(options, system), hostInfo);
         server = clustered.handle();

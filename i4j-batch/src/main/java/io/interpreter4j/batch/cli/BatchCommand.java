@@ -9,6 +9,8 @@ import io.interpreter4j.batch.BatchRunner;
 import io.interpreter4j.batch.BatchSummary;
 import io.interpreter4j.batch.BatchTask;
 import io.interpreter4j.batch.TaskFileParser;
+import io.interpreter4j.batch.client.BatchServerClient;
+import io.interpreter4j.batch.client.ServerBatchFollower;
 import io.interpreter4j.batch.progress.JsonProgressPrinter;
 import io.interpreter4j.batch.progress.PlainProgressPrinter;
 import io.interpreter4j.batch.progress.ProgressFormat;
@@ -24,6 +26,8 @@ import io.interpreter4j.runtime.sandbox.SandboxSettings;
 import io.interpreter4j.runtime.session.ProcessDefaults;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -60,8 +65,9 @@ import sun.misc.SignalHandler;
         "Each task's result is appended to --out as it finishes. Running the same command again resumes: finished "
             + "tasks are not run again.",
         "Without -y no block can run (nobody can approve it): tasks with code end 'blocked'.",
-        "Exit codes: 0 every task done, 1 some task not done, 2 invalid task file or usage, 130 stopped "
-            + "(Ctrl-C, SIGTERM)."},
+        "With --server URL the batch runs on that `i4j serve` (token: I4J_TOKEN) and is followed from here.",
+        "Exit codes: 0 every task done, 1 some task not done, 2 invalid task file or usage, 3 the server could not "
+            + "be asked (--server), 130 stopped (Ctrl-C, SIGTERM)."},
     footer = {"", "Example:", "  i4j batch examples/batch-tasks.jsonl -y --parallel 4 --out /tmp/i4j-results.jsonl",
         "", "See docs/batch.md."})
 public final class BatchCommand implements Callable<Integer> {
@@ -136,6 +142,10 @@ public final class BatchCommand implements Callable<Integer> {
       + "Default: the current one.")
   Path workdir;
 
+  @Option(names = "--server", paramLabel = "URL", description = "Run the batch on this `i4j serve` (e.g. "
+      + "http://127.0.0.1:8717; a cluster node) and follow it from here. The token comes from I4J_TOKEN.")
+  String server;
+
   private final BatchEnvironment environment;
 
   public BatchCommand(BatchEnvironment environment) {
@@ -151,6 +161,9 @@ public final class BatchCommand implements Callable<Integer> {
     }
     if (!Files.isRegularFile(tasksFile)) {
       return usage("task file not found: " + tasksFile);
+    }
+    if (server != null) {
+      return onServer();
     }
     TaskFileParser.ParseResult parsed;
     try {
@@ -238,14 +251,7 @@ public final class BatchCommand implements Callable<Integer> {
                   Settings settings) throws InterruptedException {
     PrintStream err = environment.err();
     PrintStream out = environment.out();
-    List<BatchListener> listeners = new ArrayList<>();
-    if (json) {
-      listeners.add(new JsonProgressPrinter(out, Clock.systemUTC()));
-    } else if (environment.stderrIsTerminal()) {
-      listeners.add(new TerminalProgressBar(err, Terminals.columns(environment.env())));
-    } else {
-      listeners.add(new PlainProgressPrinter(err));
-    }
+    List<BatchListener> listeners = progressListeners();
     if (dashboard) {
       Optional<BatchListener> board = environment.dashboard(system, settings);
       board.ifPresentOrElse(listeners::add,
@@ -281,6 +287,146 @@ public final class BatchCommand implements Callable<Integer> {
     }
     (json ? err : out).println(ProgressFormat.summary(summary));
     return summary.exitCode();
+  }
+
+  /**
+   * {@code --server}: sends the task file and the options to the server, then follows the batch there. Options the
+   * server decides for itself (its sandbox, its configuration, where the journal lives) are refused.
+   */
+  private int onServer() throws InterruptedException {
+    PrintStream err = environment.err();
+    Map<String, String> localOnly = new LinkedHashMap<>();
+    localOnly.put("--journal", journal == null ? null : "the server keeps the batch's journal in its data folder");
+    localOnly.put("--sandbox", sandbox == null ? null : "tasks run in the server's sandbox (`i4j serve --sandbox`)");
+    localOnly.put("--sandbox-network", sandboxNetwork == null ? null : "tasks run in the server's sandbox");
+    localOnly.put("--retry-failed", !retryFailed ? null : "each submission is a new batch on the server");
+    localOnly.put("--drain", !drain ? null : "Ctrl-C stops following, the batch goes on on the server");
+    localOnly.put("--dashboard", !dashboard ? null : "the batch is on the server's own dashboard");
+    localOnly.put("--config", config == null ? null : "tasks run with the server's configuration");
+    localOnly.put("--vision", vision == null ? null : "tasks run with the server's configuration");
+    localOnly.put("--workdir", workdir == null ? null : "tasks without a workdir run in the server's working "
+        + "folder; give each task a \"workdir\" (relative to the task file's folder)");
+    for (Map.Entry<String, String> e : localOnly.entrySet()) {
+      if (e.getValue() != null) {
+        return usage(e.getKey() + " cannot be used with --server: " + e.getValue());
+      }
+    }
+    URI url;
+    try {
+      url = BatchServerClient.parseUrl(server);
+    } catch (IllegalArgumentException e) {
+      return usage(e.getMessage());
+    }
+    String token = environment.env().get("I4J_TOKEN");
+    if (token == null || token.isBlank()) {
+      return usage("--server needs the server's API token in I4J_TOKEN (the token= part of the dashboard URL that "
+          + "`i4j serve` prints, or the I4J_TOKEN it was started with)");
+    }
+    Path file = tasksFile.toAbsolutePath().normalize();
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return usage("cannot read the task file " + tasksFile + ": " + e.getMessage());
+    }
+    Map<String, String> params = new LinkedHashMap<>();
+    params.put("name", file.getFileName().toString());
+    params.put("parallel", Integer.toString(parallel));
+    params.put("yes", Boolean.toString(yes));
+    params.put("dangerously_allow_all", Boolean.toString(dangerouslyAllowAll));
+    params.put("skip_invalid", Boolean.toString(skipInvalid));
+    if (taskTimeout != null) {
+      params.put("task_timeout", Long.toString(Math.max(1, (taskTimeout.toMillis() + 999) / 1000)));
+    }
+    if (model != null) {
+      params.put("model", model);
+    }
+    params.put("base_dir", file.getParent().toString());
+    var client = new BatchServerClient(url, token.strip());
+    BatchServerClient.Accepted accepted;
+    try {
+      accepted = client.submit(text, params);
+    } catch (BatchServerClient.Rejected e) {
+      if (e.problems().isEmpty()) {
+        return usage("the server rejected the batch: " + e.getMessage());
+      }
+      printProblems(e.problems());
+      long lines = e.problems().stream().filter(p -> p.line() > 0).mapToInt(p -> p.line()).distinct().count();
+      return usage((lines == 0 ? "the task file" : lines + " invalid line(s) in " + tasksFile)
+          + " was rejected by the server; nothing was started."
+          + (lines == 0 ? "" : " Fix them, or pass --skip-invalid to run the valid tasks"));
+    } catch (BatchServerClient.ServerException e) {
+      err.println("i4j batch: " + e.getMessage());
+      return ServerBatchFollower.SERVER_ERROR;
+    }
+    printProblems(accepted.skipped());
+    Path results = out.toAbsolutePath().normalize();
+    err.println("i4j batch: " + accepted.total() + " task(s) submitted to " + url + " as batch " + accepted.id()
+        + "; running " + parallel + " at a time there"
+        + (yes ? "" : "; without -y code blocks end blocked")
+        + "\ni4j batch: results: " + results + " (Ctrl-C stops following; the batch goes on on the server)");
+    List<BatchListener> listeners = progressListeners();
+    CountDownLatch stop = new CountDownLatch(1);
+    Runnable restore = environment.handleSignals() ? followSignals(stop) : () -> { };
+    try {
+      BatchSummaryHolder last = new BatchSummaryHolder();
+      listeners.add(new BatchListener() {
+        @Override
+        public void onBatchFinished(BatchSummary summary) {
+          last.summary = summary;
+        }
+      });
+      int code = new ServerBatchFollower(client, accepted.id(), results, listeners,
+          err, stop).follow();
+      if (last.summary != null) {
+        (json ? err : environment.out()).println(ProgressFormat.summary(last.summary));
+      }
+      return code;
+    } finally {
+      restore.run();
+    }
+  }
+
+  private static final class BatchSummaryHolder {
+    volatile BatchSummary summary;
+  }
+
+  private void printProblems(List<BatchServerClient.Problem> problems) {
+    for (var p : problems) {
+      environment.err().println("i4j batch: " + tasksFile + (p.line() > 0 ? ":" + p.line() : "") + ": "
+          + p.message());
+    }
+  }
+
+  /** The progress printer a local batch would use: JSON events, the terminal bar or plain lines. */
+  private List<BatchListener> progressListeners() {
+    List<BatchListener> listeners = new ArrayList<>();
+    if (json) {
+      listeners.add(new JsonProgressPrinter(environment.out(), Clock.systemUTC()));
+    } else if (environment.stderrIsTerminal()) {
+      listeners.add(new TerminalProgressBar(environment.err(), Terminals.columns(environment.env())));
+    } else {
+      listeners.add(new PlainProgressPrinter(environment.err()));
+    }
+    return listeners;
+  }
+
+  /** Ctrl-C or SIGTERM stops following (the batch goes on); a second one exits at once. */
+  private Runnable followSignals(CountDownLatch stop) {
+    AtomicInteger count = new AtomicInteger();
+    SignalHandler handler = signal -> {
+      if (count.incrementAndGet() == 1) {
+        stop.countDown();
+      } else {
+        Runtime.getRuntime().halt(130);
+      }
+    };
+    SignalHandler oldInt = Signal.handle(new Signal("INT"), handler);
+    SignalHandler oldTerm = Signal.handle(new Signal("TERM"), handler);
+    return () -> {
+      Signal.handle(new Signal("INT"), oldInt);
+      Signal.handle(new Signal("TERM"), oldTerm);
+    };
   }
 
   /** First Ctrl-C or SIGTERM: stop (drain or interrupt). Second: kill the task processes and exit 130 at once. */

@@ -1,10 +1,12 @@
 package io.interpreter4j.batch.progress;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.batch.TaskStatus;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -40,6 +42,19 @@ public record Progress(int total, int finished, int running, int queued, Map<Tas
   /** Percentage of tasks finished, 0..100. */
   public double percent() {
     return total == 0 ? 100 : 100.0 * finished / total;
+  }
+
+  /** Reads back {@link #toJson()}; missing fields are 0 (an unknown ETA is -1). */
+  public static Progress fromJson(JsonNode n) {
+    Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.path("counts").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      counts.put(TaskStatus.fromWire(e.getKey()), e.getValue().asLong());
+    }
+    JsonNode eta = n.path("eta_ms");
+    return new Progress(n.path("total").asInt(), n.path("finished").asInt(), n.path("running").asInt(),
+        n.path("queued").asInt(), counts, n.path("rate_per_min").asDouble(), eta.isNumber() ? eta.asLong() : -1,
+        n.path("elapsed_ms").asLong());
   }
 
   public ObjectNode toJson() {

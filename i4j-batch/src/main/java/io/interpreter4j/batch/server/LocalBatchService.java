@@ -255,7 +255,7 @@ public final class LocalBatchService implements BatchService {
     Path summaryFile = dir.resolve(BatchRecord.SUMMARY);
     Path results = dir.resolve(BatchRecord.RESULTS);
     if (Files.isRegularFile(summaryFile)) {
-      BatchSummary summary = ServerBatch.summaryFromJson(
+      BatchSummary summary = BatchSummary.fromJson(
           JSON.readTree(Files.readString(summaryFile, StandardCharsets.UTF_8)), results, dir);
       ServerBatch batch = new ServerBatch(record, dir, hub, settings.dataDir(), summary.invalid(),
           ServerBatch.fromSummary(summary), ResultLines.count(results));

@@ -1,6 +1,5 @@
 package io.interpreter4j.batch.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.batch.BatchListener;
@@ -13,7 +12,6 @@ import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.server.hub.SessionHub;
 import java.nio.file.Path;
 import java.util.EnumMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -184,17 +182,5 @@ final class ServerBatch implements BatchListener {
     results.forEach(r -> counts.merge(r.status(), 1L, Long::sum));
     int finished = results.size();
     return new Progress(Math.max(total, finished), finished, 0, Math.max(0, total - finished), counts, 0, -1, 0);
-  }
-
-  /** Reads back {@link BatchSummary#toJson()} ({@code results} and {@code journal} paths as given). */
-  static BatchSummary summaryFromJson(JsonNode n, Path results, Path journal) {
-    Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
-    for (Iterator<Map.Entry<String, JsonNode>> it = n.path("counts").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      counts.put(TaskStatus.fromWire(e.getKey()), e.getValue().asLong());
-    }
-    return new BatchSummary(n.path("total").asInt(), counts, n.path("not_run").asInt(), n.path("invalid").asLong(),
-        n.path("wall_ms").asLong(), n.path("p50_ms").asLong(), n.path("p95_ms").asLong(),
-        n.path("stopped").asBoolean(), results, journal);
   }
 }
