@@ -30,8 +30,8 @@ import org.apache.pekko.stream.javadsl.Source;
  * Task files, cassettes and configuration for batch tests in a temporary folder; sessions are real (the replay
  * model, real bash and python processes).
  */
-final class BatchFixture {
-  static final HostInfo HOST = new HostInfo("Linux", "test", "amd64", "tester", "/tmp", "/bin/bash", "3",
+public final class BatchFixture {
+  public static final HostInfo HOST = new HostInfo("Linux", "test", "amd64", "tester", "/tmp", "/bin/bash", "3",
       List.of("python", "bash"));
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -39,12 +39,12 @@ final class BatchFixture {
   static final Map<String, String> KINDS = Map.of(
       "ok", "done", "heal", "done", "talk", "done", "fail", "gave_up", "hang", "timeout", "offscript", "failed");
 
-  final Path root;
-  final Path data;
-  final Path work;
-  final Map<String, String> env;
+  public final Path root;
+  public final Path data;
+  public final Path work;
+  public final Map<String, String> env;
 
-  BatchFixture(Path root) throws IOException {
+  public BatchFixture(Path root) throws IOException {
     this.root = root;
     this.data = Files.createDirectories(root.resolve("data"));
     this.work = Files.createDirectories(root.resolve("work"));
@@ -70,7 +70,7 @@ final class BatchFixture {
     cassette("sleepy", turn(null, "```bash\nsleep 2; echo rested\n```"), turn("rested", "Rested."));
   }
 
-  static ObjectNode turn(String expect, String reply) {
+  public static ObjectNode turn(String expect, String reply) {
     ObjectNode t = JSON.createObjectNode();
     if (expect != null) {
       t.put("expect", expect);
@@ -80,7 +80,7 @@ final class BatchFixture {
     return t;
   }
 
-  Path cassette(String name, ObjectNode... turns) throws IOException {
+  public Path cassette(String name, ObjectNode... turns) throws IOException {
     ObjectNode root = JSON.createObjectNode();
     ArrayNode array = root.putArray("turns");
     for (ObjectNode t : turns) {
@@ -92,7 +92,7 @@ final class BatchFixture {
   }
 
   /** A JSONL task line: {@code kind} names a cassette of this fixture; extra fields follow. */
-  static String task(String id, String kind, Object... extra) {
+  public static String task(String id, String kind, Object... extra) {
     ObjectNode t = JSON.createObjectNode();
     t.put("id", id);
     t.put("prompt", "task " + id + " (" + kind + ")");
@@ -103,13 +103,13 @@ final class BatchFixture {
     return t.toString();
   }
 
-  Path taskFile(String name, List<String> lines) throws IOException {
+  public Path taskFile(String name, List<String> lines) throws IOException {
     Path file = root.resolve(name);
     Files.writeString(file, String.join("\n", lines) + "\n");
     return file;
   }
 
-  Config config() {
+  public Config config() {
     Map<String, Object> flags = new HashMap<>();
     flags.put("interpreter4j.workdir", work.toString());
     flags.put("interpreter4j.model-retry.min-backoff", "10ms");
@@ -125,7 +125,7 @@ final class BatchFixture {
   }
 
   /** Replay cassettes; {@code crash:} a provider that throws as the session starts; anything else is unknown. */
-  static ModelProvider models(String spec) {
+  public static ModelProvider models(String spec) {
     if (spec.startsWith("crash:")) {
       return new ModelProvider() {
         @Override
@@ -154,7 +154,7 @@ final class BatchFixture {
   }
 
   /** The results file by task id, asserting that each task appears once and every line is whole. */
-  static Map<String, TaskResult> results(Path out) throws IOException {
+  public static Map<String, TaskResult> results(Path out) throws IOException {
     String text = Files.readString(out);
     assertTrue(text.isEmpty() || text.endsWith("\n"), "the last line is whole");
     Map<String, TaskResult> byId = new LinkedHashMap<>();
@@ -169,7 +169,7 @@ final class BatchFixture {
     return byId;
   }
 
-  static Map<String, String> statuses(Map<String, TaskResult> results) {
+  public static Map<String, String> statuses(Map<String, TaskResult> results) {
     Map<String, String> m = new LinkedHashMap<>();
     results.forEach((id, r) -> m.put(id, r.status().wireName()));
     return m;
