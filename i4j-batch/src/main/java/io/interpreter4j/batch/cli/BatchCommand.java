@@ -359,6 +359,9 @@ public final class BatchCommand implements Callable<Integer> {
       err.println("i4j batch: " + e.getMessage());
       return ServerBatchFollower.SERVER_ERROR;
     }
+    // before saying its id: from then on Ctrl-C stops following and says how to find the batch
+    CountDownLatch stop = new CountDownLatch(1);
+    Runnable restore = environment.handleSignals() ? followSignals(stop) : () -> { };
     printProblems(accepted.skipped());
     Path results = out.toAbsolutePath().normalize();
     err.println("i4j batch: " + accepted.total() + " task(s) submitted to " + url + " as batch " + accepted.id()
@@ -366,8 +369,6 @@ public final class BatchCommand implements Callable<Integer> {
         + (yes ? "" : "; without -y code blocks end blocked")
         + "\ni4j batch: results: " + results + " (Ctrl-C stops following; the batch goes on on the server)");
     List<BatchListener> listeners = progressListeners();
-    CountDownLatch stop = new CountDownLatch(1);
-    Runnable restore = environment.handleSignals() ? followSignals(stop) : () -> { };
     try {
       BatchSummaryHolder last = new BatchSummaryHolder();
       listeners.add(new BatchListener() {
