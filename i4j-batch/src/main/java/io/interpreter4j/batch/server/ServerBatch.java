@@ -82,7 +82,10 @@ final class ServerBatch implements BatchListener {
 
   void done(BatchSummary summary) {
     this.summary = summary;
-    this.progress = fromSummary(summary);
+    Progress last = progress;
+    // the job's last word keeps this run's rate; a batch read back from its folder has only its summary
+    this.progress = last != null && last.finished() == summary.total() - summary.notRun() && last.running() == 0
+        ? last : fromSummary(summary);
     this.runner = null;
     this.state = State.DONE;
     board(progress);
