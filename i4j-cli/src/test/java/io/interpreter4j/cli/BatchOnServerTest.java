@@ -114,6 +114,14 @@ class BatchOnServerTest {
       ids.add(result.get("id").asText());
     }
     assertEquals(List.of("a", "b", "c"), ids.stream().sorted().toList());
+
+    // the same --out again: refused, nothing submitted, the results kept
+    String kept = Files.readString(out);
+    CliProcess.Result again = batch(Map.of("I4J_TOKEN", TOKEN), tasks.toString(), "--server", url, "-y", "--out",
+        out.toString());
+    assertEquals(2, again.exit(), again.stderr());
+    assertTrue(again.stderr().contains("already holds results"), again.stderr());
+    assertEquals(kept, Files.readString(out));
   }
 
   @Test

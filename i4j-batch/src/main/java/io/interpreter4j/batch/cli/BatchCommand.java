@@ -322,6 +322,15 @@ public final class BatchCommand implements Callable<Integer> {
       return usage("--server needs the server's API token in I4J_TOKEN (the token= part of the dashboard URL that "
           + "`i4j serve` prints, or the I4J_TOKEN it was started with)");
     }
+    Path results = out.toAbsolutePath().normalize();
+    try {
+      if (Files.exists(results) && Files.size(results) > 0) {
+        return usage("--out " + out + " already holds results; with --server each run is a new batch on the "
+            + "server and writes all its results afresh: give another --out, or remove that file");
+      }
+    } catch (IOException e) {
+      return usage("cannot read --out " + out + ": " + e.getMessage());
+    }
     Path file = tasksFile.toAbsolutePath().normalize();
     String text;
     try {
@@ -363,7 +372,6 @@ public final class BatchCommand implements Callable<Integer> {
     CountDownLatch stop = new CountDownLatch(1);
     Runnable restore = environment.handleSignals() ? followSignals(stop) : () -> { };
     printProblems(accepted.skipped());
-    Path results = out.toAbsolutePath().normalize();
     err.println("i4j batch: " + accepted.total() + " task(s) submitted to " + url + " as batch " + accepted.id()
         + "; running " + parallel + " at a time there"
         + (yes ? "" : "; without -y code blocks end blocked")
