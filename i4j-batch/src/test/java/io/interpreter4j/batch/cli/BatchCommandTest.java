@@ -200,4 +200,43 @@ class BatchCommandTest {
       throw new AssertionError("not JSON on stdout: " + line, e);
     }
   }
+
+  @Test
+  void withServerTheOptionsTheServerDecidesAreRefusedAndUsageErrorsExitTwo() throws Exception {
+    Path file = tasks("{\"id\": \"a\", \"prompt\": \"fine\", \"cassette\": \"talk.json\"}");
+    String url = "http://127.0.0.1:9";
+    Map<String, List<String>> refused = new java.util.LinkedHashMap<>();
+    refused.put("--journal", List.of("--journal", tmp.resolve("j").toString()));
+    refused.put("--sandbox", List.of("--sandbox=none"));
+    refused.put("--sandbox-network", List.of("--sandbox-network=off"));
+    refused.put("--retry-failed", List.of("--retry-failed"));
+    refused.put("--drain", List.of("--drain"));
+    refused.put("--dashboard", List.of("--dashboard"));
+    refused.put("--config", List.of("--config", tmp.resolve("c.conf").toString()));
+    refused.put("--vision", List.of("--vision", "off"));
+    refused.put("--workdir", List.of("--workdir", work.toString()));
+    env.put("I4J_TOKEN", "a-token-for-the-test-0123456789");
+    for (Map.Entry<String, List<String>> c : refused.entrySet()) {
+      err.reset();
+      List<String> args = new ArrayList<>(List.of(file.toString(), "--server", url));
+      args.addAll(c.getValue());
+      assertEquals(2, runWithout(args), c.getKey() + ": " + stderr());
+      assertTrue(stderr().contains("i4j batch: " + c.getKey() + " cannot be used with --server: "),
+          c.getKey() + ": " + stderr());
+    }
+    err.reset();
+    assertEquals(2, runWithout(List.of(file.toString(), "--server", "localhost:8717")), stderr());
+    assertTrue(stderr().contains("is not an http(s) URL with a host"), stderr());
+    err.reset();
+    env.remove("I4J_TOKEN");
+    assertEquals(2, runWithout(List.of(file.toString(), "--server", url)), stderr());
+    assertTrue(stderr().contains("--server needs the server's API token in I4J_TOKEN"), stderr());
+  }
+
+  /** The command without the {@code --workdir} {@link #run} adds. */
+  private int runWithout(List<String> args) {
+    BatchCommand command = new BatchCommand(new ReplayBatchEnvironment(env,
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false));
+    return new CommandLine(command).execute(args.toArray(String[]::new));
+  }
 }
