@@ -132,11 +132,18 @@ class BatchOnServerTest {
         "--out", out.toString());
     assertEquals(1, r.exit(), r.stderr());
     List<String> finished = new ArrayList<>();
+    Map<String, String> started = new java.util.HashMap<>();
     JsonNode last = null;
     for (String line : r.stdout().split("\n")) {
       last = JSON.readTree(line);
+      if (last.get("type").asText().equals("task_started")) {
+        assertEquals(null, started.put(last.get("id").asText(), last.get("session").asText()), "started once");
+      }
       if (last.get("type").asText().equals("task_finished")) {
-        finished.add(last.get("result").get("id").asText() + " " + last.get("result").get("status").asText());
+        String id = last.get("result").get("id").asText();
+        assertEquals(started.get(id), last.get("result").get("session").asText(), "task_started came first: "
+            + r.stdout());
+        finished.add(id + " " + last.get("result").get("status").asText());
       }
     }
     assertEquals(List.of("bad gave_up", "good done"), finished.stream().sorted().toList());

@@ -3,6 +3,7 @@ package io.interpreter4j.batch.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.interpreter4j.batch.BatchListener;
 import io.interpreter4j.batch.BatchSummary;
+import io.interpreter4j.batch.BatchTask;
 import io.interpreter4j.batch.TaskResult;
 import io.interpreter4j.batch.progress.Progress;
 import java.io.BufferedWriter;
@@ -13,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -40,6 +43,8 @@ public final class ServerBatchFollower {
   private final List<BatchListener> listeners;
   private final PrintStream err;
   private final CountDownLatch stop;
+  /** Tasks whose task_started the listeners heard (at most the batch's task count). */
+  private final Set<String> started = new HashSet<>();
 
   /**
    * @param out  the results file: created, or emptied, then a line appended per finished task
@@ -72,8 +77,9 @@ public final class ServerBatchFollower {
         return stopped();
       }
       Progress progress = Progress.fromJson(status);
-      Progress started = progress;
-      tell(l -> l.onBatchStarted(started));
+      Progress first = progress;
+      tell(l -> l.onBatchStarted(first));
+      startedTasks(status, progress);
       int got = 0;
       while (true) {
         if (got < status.path("results").asInt()) {
@@ -112,6 +118,7 @@ public final class ServerBatchFollower {
           return stopped();
         }
         progress = Progress.fromJson(status);
+        startedTasks(status, progress);
         Progress now = progress;
         tell(l -> l.onProgress(now));
       }
@@ -146,7 +153,30 @@ public final class ServerBatchFollower {
           + e.getMessage());
       return;
     }
+    if (started.add(result.id())) {
+      // it ran between two polls: its start is told now, just before its end
+      taskStarted(result.id(), result.session(), progress);
+    }
     tell(l -> l.onTaskFinished(result, progress));
+  }
+
+  /** The tasks the server says are running that the listeners have not heard of yet. */
+  private void startedTasks(JsonNode status, Progress progress) {
+    for (JsonNode t : status.path("running_tasks")) {
+      String task = t.path("id").asText();
+      if (!task.isEmpty() && started.add(task)) {
+        taskStarted(task, t.path("session").asText(null), progress);
+      }
+    }
+  }
+
+  /**
+   * A task started on the server. Its session is there: the event carries no {@code ActorRef} (null), which the
+   * printers do not use.
+   */
+  private void taskStarted(String task, String session, Progress progress) {
+    BatchListener.TaskStarted event = new BatchListener.TaskStarted(BatchTask.ofPrompt(task, 0, ""), session, null);
+    tell(l -> l.onTaskStarted(event, progress));
   }
 
   private void tell(Consumer<BatchListener> call) {

@@ -1,5 +1,6 @@
 package io.interpreter4j.batch.server;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.batch.BatchListener;
@@ -12,6 +13,7 @@ import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.server.hub.SessionHub;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +52,8 @@ final class ServerBatch implements BatchListener {
   private volatile BatchSummary summary;
   private volatile String error;
   private volatile BatchRunner runner;
+  /** Task id -> session id of the running tasks (at most the batch's {@code parallel}). */
+  private final Map<String, String> runningTasks = new LinkedHashMap<>();
 
   ServerBatch(BatchRecord record, Path dir, SessionHub hub, Path sessionsDataDir, long invalid, Progress initial,
               int results) {
@@ -114,6 +118,9 @@ final class ServerBatch implements BatchListener {
   @Override
   public void onTaskStarted(TaskStarted started, Progress p) {
     progress = p;
+    synchronized (runningTasks) {
+      runningTasks.put(started.task().id(), started.sessionId());
+    }
     try {
       SessionHub.Registration registration = hub.register(started.sessionId(), sessionsDataDir, true);
       started.session().tell(new Session.Subscribe(registration.subscriber()));
@@ -129,6 +136,9 @@ final class ServerBatch implements BatchListener {
   @Override
   public void onTaskFinished(TaskResult result, Progress p) {
     progress = p;
+    synchronized (runningTasks) {
+      runningTasks.remove(result.id());
+    }
     results.incrementAndGet();
     hub.batches().task(id(), result.id(), result.status().wireName(), result.session(), result.error());
     board(p);
@@ -148,7 +158,7 @@ final class ServerBatch implements BatchListener {
 
   /**
    * {@code {id, name, state, total, finished, running, queued, counts, rate_per_min, eta_ms, elapsed_ms, results,
-   * invalid}}, with {@code summary} once done and {@code error} when interrupted.
+   * invalid, running_tasks: [{id, session}]}}, with {@code summary} once done and {@code error} when interrupted.
    */
   ObjectNode toJson() {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
@@ -161,6 +171,12 @@ final class ServerBatch implements BatchListener {
     }
     n.put("results", results.get());
     n.put("invalid", invalid);
+    ArrayNode running = n.putArray("running_tasks");
+    synchronized (runningTasks) {
+      if (state == State.RUNNING) {
+        runningTasks.forEach((task, session) -> running.addObject().put("id", task).put("session", session));
+      }
+    }
     BatchSummary s = summary;
     if (s != null) {
       ObjectNode sj = s.toJson();

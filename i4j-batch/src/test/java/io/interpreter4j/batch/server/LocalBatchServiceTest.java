@@ -107,6 +107,7 @@ class LocalBatchServiceTest {
     assertEquals(4, done.get("finished").asInt());
     assertEquals(4, done.get("results").asInt());
     assertEquals(3, done.get("counts").get("done").asInt());
+    assertEquals(0, done.get("running_tasks").size());
     assertEquals(1, done.get("counts").get("gave_up").asInt());
     assertEquals(1, done.get("summary").get("exit_code").asInt());
 
@@ -219,6 +220,7 @@ class LocalBatchServiceTest {
       JsonNode p = progress(id);
       assertEquals(1, p.get("results").asInt(), p.toString());
       assertTrue(Files.exists(fixture.work.resolve("resume-marker")));
+      assertEquals("r", p.get("running_tasks").get(0).get("id").asText(), p.toString());
       return null;
     });
     String firstA = get("/api/batches/" + id + "/results").body();
