@@ -10,7 +10,6 @@ import io.interpreter4j.batch.BatchSummary;
 import io.interpreter4j.batch.BatchTask;
 import io.interpreter4j.batch.TaskFileParser;
 import io.interpreter4j.batch.client.BatchServerClient;
-import io.interpreter4j.batch.client.ServerBatchFollower;
 import io.interpreter4j.batch.progress.JsonProgressPrinter;
 import io.interpreter4j.batch.progress.PlainProgressPrinter;
 import io.interpreter4j.batch.progress.ProgressFormat;
@@ -38,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -294,7 +292,6 @@ public final class BatchCommand implements Callable<Integer> {
    * server decides for itself (its sandbox, its configuration, where the journal lives) are refused.
    */
   private int onServer() throws InterruptedException {
-    PrintStream err = environment.err();
     Map<String, String> localOnly = new LinkedHashMap<>();
     localOnly.put("--journal", journal == null ? null : "the server keeps the batch's journal in its data folder");
     localOnly.put("--sandbox", sandbox == null ? null : "tasks run in the server's sandbox (`i4j serve --sandbox`)");
@@ -351,60 +348,8 @@ public final class BatchCommand implements Callable<Integer> {
       params.put("model", model);
     }
     params.put("base_dir", file.getParent().toString());
-    var client = new BatchServerClient(url, token.strip());
-    BatchServerClient.Accepted accepted;
-    try {
-      accepted = client.submit(text, params);
-    } catch (BatchServerClient.Rejected e) {
-      if (e.problems().isEmpty()) {
-        return usage("the server rejected the batch: " + e.getMessage());
-      }
-      printProblems(e.problems());
-      long lines = e.problems().stream().filter(p -> p.line() > 0).mapToInt(p -> p.line()).distinct().count();
-      return usage((lines == 0 ? "the task file" : lines + " invalid line(s) in " + tasksFile)
-          + " was rejected by the server; nothing was started."
-          + (lines == 0 ? "" : " Fix them, or pass --skip-invalid to run the valid tasks"));
-    } catch (BatchServerClient.ServerException e) {
-      err.println("i4j batch: " + e.getMessage());
-      return ServerBatchFollower.SERVER_ERROR;
-    }
-    // before saying its id: from then on Ctrl-C stops following and says how to find the batch
-    CountDownLatch stop = new CountDownLatch(1);
-    Runnable restore = environment.handleSignals() ? followSignals(stop) : () -> { };
-    printProblems(accepted.skipped());
-    err.println("i4j batch: " + accepted.total() + " task(s) submitted to " + url + " as batch " + accepted.id()
-        + "; running " + parallel + " at a time there"
-        + (yes ? "" : "; without -y code blocks end blocked")
-        + "\ni4j batch: results: " + results + " (Ctrl-C stops following; the batch goes on on the server)");
-    List<BatchListener> listeners = progressListeners();
-    try {
-      BatchSummaryHolder last = new BatchSummaryHolder();
-      listeners.add(new BatchListener() {
-        @Override
-        public void onBatchFinished(BatchSummary summary) {
-          last.summary = summary;
-        }
-      });
-      int code = new ServerBatchFollower(client, accepted.id(), results, listeners,
-          err, stop).follow();
-      if (last.summary != null) {
-        (json ? err : environment.out()).println(ProgressFormat.summary(last.summary));
-      }
-      return code;
-    } finally {
-      restore.run();
-    }
-  }
-
-  private static final class BatchSummaryHolder {
-    volatile BatchSummary summary;
-  }
-
-  private void printProblems(List<BatchServerClient.Problem> problems) {
-    for (var p : problems) {
-      environment.err().println("i4j batch: " + tasksFile + (p.line() > 0 ? ":" + p.line() : "") + ": "
-          + p.message());
-    }
+    return new ServerBatchRun(environment, tasksFile, results, json, progressListeners())
+        .run(new BatchServerClient(url, token.strip()), text, params);
   }
 
   /** The progress printer a local batch would use: JSON events, the terminal bar or plain lines. */
@@ -418,24 +363,6 @@ public final class BatchCommand implements Callable<Integer> {
       listeners.add(new PlainProgressPrinter(environment.err()));
     }
     return listeners;
-  }
-
-  /** Ctrl-C or SIGTERM stops following (the batch goes on); a second one exits at once. */
-  private Runnable followSignals(CountDownLatch stop) {
-    AtomicInteger count = new AtomicInteger();
-    SignalHandler handler = signal -> {
-      if (count.incrementAndGet() == 1) {
-        stop.countDown();
-      } else {
-        Runtime.getRuntime().halt(130);
-      }
-    };
-    SignalHandler oldInt = Signal.handle(new Signal("INT"), handler);
-    SignalHandler oldTerm = Signal.handle(new Signal("TERM"), handler);
-    return () -> {
-      Signal.handle(new Signal("INT"), oldInt);
-      Signal.handle(new Signal("TERM"), oldTerm);
-    };
   }
 
   /** First Ctrl-C or SIGTERM: stop (drain or interrupt). Second: kill the task processes and exit 130 at once. */

@@ -148,7 +148,8 @@ public final class BatchServerClient {
     }
   }
 
-  private String origin() {
+  /** The server's URL without a trailing slash, for messages. */
+  public String origin() {
     String text = base.toString();
     return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
   }

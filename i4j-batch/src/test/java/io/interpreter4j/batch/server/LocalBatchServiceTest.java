@@ -126,7 +126,8 @@ class LocalBatchServiceTest {
     assertEquals("", get("/api/batches/" + id + "/results?from=4").body());
 
     // the same lines as the batch's results file, in the data folder
-    assertEquals(results.body(), Files.readString(fixture.data.resolve("batches").resolve(id).resolve("results.jsonl")));
+    assertEquals(results.body(),
+        Files.readString(fixture.data.resolve("batches").resolve(id).resolve("results.jsonl")));
     // every task's session is in the hub; the batch is on the board
     JsonNode sessions = JSON.readTree(get("/api/sessions").body());
     for (String line : all) {
