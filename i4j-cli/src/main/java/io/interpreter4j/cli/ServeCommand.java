@@ -155,7 +155,8 @@ final class ServeCommand implements Callable<Integer> {
     if (clustered != null) {
       GracefulLeave.run(server.hub(), clustered.mirror(), cluster.leaveGrace(), System.err);
     }
-    System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());
+    System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir()
+        + (node == null ? "; batches still running resume at the next start" : ""));
     server.stop();
     system.terminate();
     system.getWhenTerminated().toCompletableFuture().get();
