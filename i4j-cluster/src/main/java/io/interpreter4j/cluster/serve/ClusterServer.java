@@ -1,5 +1,6 @@
 package io.interpreter4j.cluster.serve;
 
+import io.interpreter4j.cluster.batch.ClusterBatches;
 import io.interpreter4j.cluster.boot.ClusterNode;
 import io.interpreter4j.cluster.journal.SessionLog;
 import io.interpreter4j.core.config.Settings;
@@ -18,7 +19,8 @@ import org.apache.pekko.actor.typed.Props;
 /**
  * {@code i4j serve} on a cluster node: the usual server, whose sessions' events are written into their journals in
  * PostgreSQL ({@link JournalMirror}), which takes over the sessions of a lost node ({@link SessionTakeOver}), and
- * answers for every session of the cluster ({@link ClusterRoutes}).
+ * answers for every session of the cluster ({@link ClusterRoutes}); batches run over the cluster's nodes
+ * ({@link ClusterBatches}).
  */
 public final class ClusterServer {
   private ClusterServer() {}
@@ -48,7 +50,7 @@ public final class ClusterServer {
       SessionLog.hostOn(node.system(), new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
           node.system().dispatchers().lookup(DispatcherSelector.blocking())));
       return made.around(usual);
-    });
+    }, hub -> ClusterBatches.start(node.system(), hub, settings, models, host));
     ownUrl.set(handle.baseUrl());
     return new Started(handle, mirrors.get());
   }

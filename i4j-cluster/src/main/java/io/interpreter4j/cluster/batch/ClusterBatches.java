@@ -1,0 +1,39 @@
+package io.interpreter4j.cluster.batch;
+
+import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.prompt.HostInfo;
+import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.server.hub.SessionHub;
+import java.time.Duration;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
+import org.apache.pekko.cluster.typed.ClusterSingleton;
+import org.apache.pekko.cluster.typed.SingletonActor;
+
+/**
+ * Starts batches on a cluster node: the shard region of batch journals, the coordinator singleton (or its proxy
+ * here), this node's worker, and the {@link ClusterBatchService} the batch routes serve.
+ */
+public final class ClusterBatches {
+  private ClusterBatches() {}
+
+  public static ClusterBatchService start(ActorSystem<?> system, SessionHub hub, Settings settings,
+                                          Function<String, ModelProvider> models, HostInfo host) {
+    ActorRef<ShardingEnvelope<BatchLog.Command>> logs = BatchLog.init(system);
+    ActorRef<BatchCoordinator.Command> coordinator = ClusterSingleton.get(system).init(SingletonActor.of(
+        Behaviors.supervise(BatchCoordinator.create(logs)).onFailure(
+            SupervisorStrategy.restartWithBackoff(Duration.ofSeconds(1), Duration.ofSeconds(10), 0.2)),
+        "i4j-batch-coordinator"));
+    BatchWorker.Node node = new BatchWorker.Node(hub, settings, system.settings().config(), System.getenv(), models,
+        host);
+    system.systemActorOf(BatchWorker.create(node, logs, coordinator), "i4j-batch-worker", Props.empty());
+    return new ClusterBatchService(system, logs, coordinator, settings,
+        system.dispatchers().lookup(DispatcherSelector.blocking()));
+  }
+}
