@@ -121,6 +121,12 @@ class ClusterBatchTest {
     String tail = api.send("GET", other.url + "/api/batches/" + batch + "/results?from=50", null).body();
     assertEquals(lines.subList(50, TASKS), tail.lines().toList());
     assertTrue(taskNodes.size() >= 2, "tasks ran as sessions on several nodes: " + taskNodes);
+    // in PostgreSQL: one result per task; the tasks that were running on the lost node were dispatched again
+    String events = "SELECT count(*) FROM event_journal WHERE persistence_id = 'batch|" + batch + "' AND "
+        + "event_ser_manifest LIKE ";
+    assertEquals(Integer.toString(TASKS), pg.sql(events + "'%TaskFinished'"));
+    int dispatched = Integer.parseInt(pg.sql(events + "'%TaskDispatched'"));
+    assertTrue(dispatched > TASKS, "no task ran again after its node was lost: " + dispatched + " dispatches");
   }
 
   @Test
