@@ -7,6 +7,7 @@ import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.runtime.session.SessionIds;
 import io.interpreter4j.server.batch.BatchService;
+import io.interpreter4j.server.http.ApiError;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -18,11 +19,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 
 /**
  * Batches on the cluster, behind the usual batch routes of every node: the task file is checked on the node that
@@ -33,6 +37,8 @@ import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
  */
 public final class ClusterBatchService implements BatchService {
   private static final Duration ASK = Duration.ofSeconds(30);
+  /** For reads: a client polling the progress is better told soon to try again than kept waiting. */
+  private static final Duration READ = Duration.ofSeconds(15);
   private static final Duration WHERE = Duration.ofSeconds(3);
 
   private final ActorSystem<?> system;
@@ -66,7 +72,11 @@ public final class ClusterBatchService implements BatchService {
               r -> new ShardingEnvelope<>(id, new BatchLog.Submit(spec, r)), ASK, system.scheduler())
           .thenCompose(kept -> AskPattern.<BatchCoordinator.Command, Done>ask(coordinator,
               r -> new BatchCoordinator.Start(id, r), ASK, system.scheduler()))
-          .thenApply(started -> new Accepted(id, spec.tasks().size(), checked.skipped()));
+          .thenApply(started -> new Accepted(id, spec.tasks().size(), checked.skipped()))
+          .exceptionally(failure -> {
+            throw unavailable(failure, "the batch could not be started: the cluster did not answer within " + ASK
+                .toSeconds() + " s (a node may have been lost and the batches' coordinator be moving)");
+          });
     });
   }
 
@@ -107,8 +117,12 @@ public final class ClusterBatchService implements BatchService {
             BatchCoordinator.WhereAreYou::new, WHERE, system.scheduler())
         .thenApply(BatchCoordinator.Here::node)
         .exceptionally(failure -> null); // moving to another node: the progress is still read from the journal
-    CompletionStage<BatchLog.ProgressJson> progress = AskPattern.ask(logs,
-        r -> new ShardingEnvelope<>(id, new BatchLog.GetProgress(r)), ASK, system.scheduler());
+    CompletionStage<BatchLog.ProgressJson> progress = AskPattern.<ShardingEnvelope<BatchLog.Command>,
+            BatchLog.ProgressJson>ask(logs, r -> new ShardingEnvelope<>(id, new BatchLog.GetProgress(r)), READ,
+            system.scheduler())
+        .exceptionally(failure -> {
+          throw unavailable(failure, journalSilent(id));
+        });
     return progress.thenCombine(where, (p, node) -> {
       if (p.json() == null) {
         return Optional.empty();
@@ -126,8 +140,29 @@ public final class ClusterBatchService implements BatchService {
   @Override
   public CompletionStage<Optional<List<String>>> results(String id, int from) {
     return AskPattern.<ShardingEnvelope<BatchLog.Command>, BatchLog.Results>ask(logs,
-            r -> new ShardingEnvelope<>(id, new BatchLog.GetResults(from, r)), ASK, system.scheduler())
+            r -> new ShardingEnvelope<>(id, new BatchLog.GetResults(from, r)), READ, system.scheduler())
+        .exceptionally(failure -> {
+          throw unavailable(failure, journalSilent(id));
+        })
         .thenApply(r -> r.known() ? Optional.of(r.lines()) : Optional.empty());
+  }
+
+  private static String journalSilent(String id) {
+    return "the journal of batch " + id + " did not answer within " + READ.toSeconds() + " s (the node holding it "
+        + "may have been lost, and it is moving to another)";
+  }
+
+  /**
+   * A timeout as {@code 503} with {@code Retry-After}, saying what did not answer; anything else as it failed.
+   */
+  static RuntimeException unavailable(Throwable failure, String what) {
+    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+        : failure;
+    if (cause instanceof TimeoutException) {
+      return new ApiError(StatusCodes.SERVICE_UNAVAILABLE, "unavailable", what + "; try again",
+          List.of(RawHeader.create("Retry-After", "5")));
+    }
+    return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 
   @Override
