@@ -149,6 +149,7 @@ final class ServeCommand implements Callable<Integer> {
     Signal.handle(new Signal("TERM"), sig -> stop.countDown());
     stop.await();
     if (clustered != null) {
+      clustered.batches().leave(); // its batch tasks run again elsewhere rather than end interrupted
       GracefulLeave.run(server.hub(), clustered.mirror(), cluster.leaveGrace(), System.err);
     }
     System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());

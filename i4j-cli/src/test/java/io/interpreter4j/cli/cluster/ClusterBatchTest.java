@@ -164,7 +164,45 @@ class ClusterBatchTest {
     assertNotNull(end.path("coordinator").asText(null), end.toString());
   }
 
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void theTasksOfANodeLeavingOnSigtermRunAgainOnAnotherAndEndDone() throws Exception {
+    pg = PostgresServer.start("i4j_cluster_batch_leave");
+    Path work = Files.createDirectories(tmp.resolve("work"));
+    Files.writeString(work.resolve("python.json"), cassette("python", "print(6 * 7)"));
+    StringBuilder file = new StringBuilder();
+    int tasks = 20;
+    for (int i = 0; i < tasks; i++) {
+      file.append("{\"id\": \"t").append(i).append("\", \"prompt\": \"What is six times seven?\", "
+          + "\"cassette\": \"python.json\"}\n");
+    }
+    // a leave-grace of 1 s: a task still running then would be interrupted, and end error, if it were not stopped
+    // and run again elsewhere
+    startNodes(2, work, "interpreter4j.cluster.leave-grace = 1s\n");
+    ServeNode stays = nodes.get(0);
+    ServeNode leaves = nodes.get(1);
+    String batch = api.json("POST", stays.url + "/api/batches?parallel=4&yes=true&base_dir=" + work,
+        file.toString(), 201).path("id").asText();
+    eventually(() -> {
+      JsonNode p = progress(stays, batch);
+      assertTrue(p.path("finished").asInt() >= 2, p.toString());
+      return null;
+    });
+    assertEquals(0, leaves.terminate(), leaves.log());
+
+    JsonNode end = until(() -> progress(stays, batch), p -> p.path("state").asText().equals("done"));
+    assertEquals(tasks, end.path("counts").path("done").asInt(), "every task done, none interrupted: " + end);
+    List<String> lines = api.send("GET", stays.url + "/api/batches/" + batch + "/results", null).body().lines()
+        .toList();
+    assertEquals(tasks, lines.size());
+    assertEquals(tasks, lines.stream().map(l -> l.replaceAll(".*\"id\":\"(t\\d+)\".*", "$1")).distinct().count());
+  }
+
   private void startNodes(int n, Path work) throws Exception {
+    startNodes(n, work, null);
+  }
+
+  private void startNodes(int n, Path work, String configFile) throws Exception {
     int[] ports = new int[n];
     List<String> seeds = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -173,7 +211,7 @@ class ClusterBatchTest {
     }
     for (int i = 0; i < n; i++) {
       nodes.add(ServeNode.start(Files.createDirectories(tmp.resolve("node" + i)), work, ports[i],
-          String.join(",", seeds), pg.jdbcUrl(), pg.user(), TOKEN));
+          String.join(",", seeds), pg.jdbcUrl(), pg.user(), TOKEN, configFile));
     }
     eventually(() -> {
       JsonNode cluster = api.json("GET", nodes.get(0).url + "/api/cluster", null, 200);

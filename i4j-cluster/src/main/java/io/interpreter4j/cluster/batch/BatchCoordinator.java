@@ -50,7 +50,7 @@ public final class BatchCoordinator extends AbstractBehavior<BatchCoordinator.Co
   /** A worker kept the task's result in the batch's journal. */
   public record TaskEnded(String batchId, String taskId, int attempt) implements Command {}
 
-  /** A worker stopped the task without a result: it runs again. */
+  /** A worker stopped the task without a result (its node is leaving): it runs again. */
   public record TaskStopped(String batchId, String taskId, int attempt) implements Command {}
 
   public record ListBatches(ActorRef<BatchIndex.All> replyTo) implements Command {}
@@ -343,10 +343,10 @@ public final class BatchCoordinator extends AbstractBehavior<BatchCoordinator.Co
     if (!m.ok()) {
       return again(d);
     }
-    getContext().ask(BatchWorker.RunAccepted.class, d.worker(), ASK,
+    getContext().ask(BatchWorker.RunAnswer.class, d.worker(), ASK,
         r -> new BatchWorker.Run(d.batchId(), options.get(d.batchId()), byId.get(d.taskId()), d.attempt(),
             m.sessionId(), r),
-        (accepted, failure) -> new RunAnswered(d, failure == null));
+        (answer, failure) -> new RunAnswered(d, failure == null && answer.accepted()));
     return this;
   }
 

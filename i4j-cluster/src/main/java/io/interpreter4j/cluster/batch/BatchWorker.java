@@ -37,7 +37,8 @@ import org.apache.pekko.cluster.typed.Cluster;
  * {@link TaskRunner} as a session of this node's hub (listed by {@code GET /api/sessions} with this node, its events
  * journaled like any session's). Its result goes to the batch's {@link BatchLog} first, tried again until kept, and
  * only then is the coordinator told: a result outlives the coordinator. Asked what it runs, it names every task it has
- * not had a result kept for.
+ * not had a result kept for. When its node leaves ({@link Leave}) it takes no more tasks and stops its running ones,
+ * which the coordinator runs again elsewhere.
  */
 public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
   public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "i4j-batch-worker");
@@ -48,9 +49,16 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
 
   /** Run attempt {@code attempt} of a task as session {@code sessionId}; answered at once. */
   public record Run(String batchId, BatchSpec.Options options, BatchSpec.TaskSpec task, int attempt, String sessionId,
-                    ActorRef<RunAccepted> replyTo) implements Command {}
+                    ActorRef<RunAnswer> replyTo) implements Command {}
 
-  public record RunAccepted(String node) implements ClusterMessage {}
+  /** @param accepted false: this node is leaving, run it elsewhere */
+  public record RunAnswer(String node, boolean accepted) implements ClusterMessage {}
+
+  /**
+   * This node is leaving the cluster: take no more tasks, stop the running ones (they get no result here and run
+   * again on another node); results already in hand are still kept.
+   */
+  public enum Leave implements Command { INSTANCE }
 
   public record WhatRuns(ActorRef<Runs> replyTo) implements Command {}
 
@@ -75,6 +83,7 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
     final int attempt;
     String sessionId;
     String line;
+    ActorRef<TaskRunner.Command> runner;
 
     Task(String batchId, String taskId, int attempt, String sessionId) {
       this.batchId = batchId;
@@ -99,6 +108,7 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
   private final Map<String, Task> tasks = new LinkedHashMap<>();
   private final Map<String, TaskSettings> settingsByBatch = new HashMap<>();
   private long spawned;
+  private boolean leaving;
 
   private BatchWorker(ActorContext<Command> context, TimerScheduler<Command> timers, Node node,
                       ActorRef<ShardingEnvelope<BatchLog.Command>> logs,
@@ -120,11 +130,15 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
         .onMessage(FromTask.class, this::onFromTask)
         .onMessage(Kept.class, this::onKept)
         .onMessage(Retry.class, m -> keep(m.key()))
+        .onMessageEquals(Leave.INSTANCE, this::onLeave)
         .build();
   }
 
   private Behavior<Command> onRun(Run m) {
-    m.replyTo().tell(new RunAccepted(self));
+    m.replyTo().tell(new RunAnswer(self, !leaving));
+    if (leaving) {
+      return this;
+    }
     String key = m.batchId() + "/" + m.task().id();
     if (tasks.containsKey(key)) {
       return this; // a resend, or the coordinator thought it lost: it runs here already
@@ -149,8 +163,25 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
       worker.tell(new FromTask(key, reply));
       return reply instanceof TaskRunner.Started ? Behaviors.same() : Behaviors.stopped();
     }), "replies-" + (++spawned));
-    getContext().spawn(TaskRunner.create(task, sessionId, env, List.of(registration.subscriber()), replies),
-        "task-" + spawned);
+    t.runner = getContext().spawn(TaskRunner.create(task, sessionId, env, List.of(registration.subscriber()),
+        replies), "task-" + spawned);
+    return this;
+  }
+
+  private Behavior<Command> onLeave() {
+    if (leaving) {
+      return this;
+    }
+    leaving = true;
+    getContext().getSystem().receptionist().tell(Receptionist.deregister(KEY, getContext().getSelf()));
+    int stopped = 0;
+    for (Task t : tasks.values()) {
+      if (t.line == null && t.runner != null) {
+        t.runner.tell(TaskRunner.Abort.INSTANCE);
+        stopped++;
+      }
+    }
+    getContext().getLog().info("leaving: {} batch tasks stopped here run again on another node", stopped);
     return this;
   }
 

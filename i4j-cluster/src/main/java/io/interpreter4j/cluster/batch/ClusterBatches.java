@@ -17,13 +17,31 @@ import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.SingletonActor;
 
 /**
- * Starts batches on a cluster node: the shard region of batch journals, the coordinator singleton (or its proxy
- * here), this node's worker, and the {@link ClusterBatchService} the batch routes serve.
+ * Batches on a cluster node: the shard region of batch journals, the coordinator singleton (or its proxy here), this
+ * node's worker, and the {@link ClusterBatchService} the batch routes serve.
  */
 public final class ClusterBatches {
-  private ClusterBatches() {}
+  private final ClusterBatchService service;
+  private final ActorRef<BatchWorker.Command> worker;
 
-  public static ClusterBatchService start(ActorSystem<?> system, SessionHub hub, Settings settings,
+  private ClusterBatches(ClusterBatchService service, ActorRef<BatchWorker.Command> worker) {
+    this.service = service;
+    this.worker = worker;
+  }
+
+  public ClusterBatchService service() {
+    return service;
+  }
+
+  /**
+   * The node is about to leave: its worker takes no more tasks and stops its running ones, which run again on
+   * another node (call it before the running turns are waited for and interrupted).
+   */
+  public void leave() {
+    worker.tell(BatchWorker.Leave.INSTANCE);
+  }
+
+  public static ClusterBatches start(ActorSystem<?> system, SessionHub hub, Settings settings,
                                           Function<String, ModelProvider> models, HostInfo host) {
     ActorRef<ShardingEnvelope<BatchLog.Command>> logs = BatchLog.init(system);
     ActorRef<BatchCoordinator.Command> coordinator = ClusterSingleton.get(system).init(SingletonActor.of(
@@ -32,8 +50,9 @@ public final class ClusterBatches {
         "i4j-batch-coordinator"));
     BatchWorker.Node node = new BatchWorker.Node(hub, settings, system.settings().config(), System.getenv(), models,
         host);
-    system.systemActorOf(BatchWorker.create(node, logs, coordinator), "i4j-batch-worker", Props.empty());
-    return new ClusterBatchService(system, logs, coordinator, settings,
-        system.dispatchers().lookup(DispatcherSelector.blocking()));
+    ActorRef<BatchWorker.Command> worker = system.systemActorOf(BatchWorker.create(node, logs, coordinator),
+        "i4j-batch-worker", Props.empty());
+    return new ClusterBatches(new ClusterBatchService(system, logs, coordinator, settings,
+        system.dispatchers().lookup(DispatcherSelector.blocking())), worker);
   }
 }

@@ -29,7 +29,7 @@ public final class ClusterServer {
    * @throws IllegalArgumentException when the config has no token: every node must have the same one (I4J_TOKEN)
    */
   /** A started node's server and what its leave needs. */
-  public record Started(ServerHandle handle, JournalMirror mirror) {}
+  public record Started(ServerHandle handle, JournalMirror mirror, ClusterBatches batches) {}
 
   public static Started start(ClusterNode<SessionManager.Command> node, ServerConfig config, Settings settings,
                                    Function<String, ModelProvider> models, HostInfo host) {
@@ -42,6 +42,7 @@ public final class ClusterServer {
     node.system().systemActorOf(NodeDirectory.create(ownUrl::get, nodes), "i4j-node-directory", Props.empty());
     AtomicReference<ClusterRoutes> routes = new AtomicReference<>();
     AtomicReference<JournalMirror> mirrors = new AtomicReference<>();
+    AtomicReference<ClusterBatches> batches = new AtomicReference<>();
     ServerHandle handle = Server.start(node.system(), config, settings, models, host, (hub, usual) -> {
       JournalMirror mirror = mirrors.updateAndGet(m -> m != null ? m
           : new JournalMirror(hub, node.journals(), node.system()).start());
@@ -50,9 +51,10 @@ public final class ClusterServer {
       SessionLog.hostOn(node.system(), new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
           node.system().dispatchers().lookup(DispatcherSelector.blocking())));
       return made.around(usual);
-    }, hub -> ClusterBatches.start(node.system(), hub, settings, models, host));
+    }, hub -> batches.updateAndGet(b -> b != null ? b
+        : ClusterBatches.start(node.system(), hub, settings, models, host)).service());
     ownUrl.set(handle.baseUrl());
-    return new Started(handle, mirrors.get());
+    return new Started(handle, mirrors.get(), batches.get());
   }
 
 }
