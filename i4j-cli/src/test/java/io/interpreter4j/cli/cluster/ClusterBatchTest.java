@@ -3,6 +3,7 @@ package io.interpreter4j.cli.cluster;
 import static io.interpreter4j.cli.cluster.ClusterFailoverTest.eventually;
 import static io.interpreter4j.cli.cluster.ClusterFailoverTest.freePort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -189,6 +190,10 @@ class ClusterBatchTest {
       return null;
     });
     assertEquals(0, leaves.terminate(), leaves.log());
+    String said = leaves.log();
+    assertTrue(said.matches("(?s).*i4j: leaving the cluster: \\d batch tasks? stopped, to run again on another "
+        + "node.*"), said);
+    assertFalse(said.contains("interrupting"), "no turn was left to interrupt: " + said);
 
     JsonNode end = until(() -> progress(stays, batch), p -> p.path("state").asText().equals("done"));
     assertEquals(tasks, end.path("counts").path("done").asInt(), "every task done, none interrupted: " + end);

@@ -58,7 +58,7 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
    * This node is leaving the cluster: take no more tasks, stop the running ones (they get no result here and run
    * again on another node); results already in hand are still kept.
    */
-  public enum Leave implements Command { INSTANCE }
+  public record Leave(ActorRef<Integer> replyTo) implements Command {}
 
   public record WhatRuns(ActorRef<Runs> replyTo) implements Command {}
 
@@ -130,7 +130,7 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
         .onMessage(FromTask.class, this::onFromTask)
         .onMessage(Kept.class, this::onKept)
         .onMessage(Retry.class, m -> keep(m.key()))
-        .onMessageEquals(Leave.INSTANCE, this::onLeave)
+        .onMessage(Leave.class, this::onLeave)
         .build();
   }
 
@@ -168,8 +168,9 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
     return this;
   }
 
-  private Behavior<Command> onLeave() {
+  private Behavior<Command> onLeave(Leave m) {
     if (leaving) {
+      m.replyTo().tell(0);
       return this;
     }
     leaving = true;
@@ -181,7 +182,7 @@ public final class BatchWorker extends AbstractBehavior<BatchWorker.Command> {
         stopped++;
       }
     }
-    getContext().getLog().info("leaving: {} batch tasks stopped here run again on another node", stopped);
+    m.replyTo().tell(stopped);
     return this;
   }
 

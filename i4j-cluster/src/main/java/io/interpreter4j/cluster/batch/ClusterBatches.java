@@ -5,12 +5,14 @@ import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.server.hub.SessionHub;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
 import org.apache.pekko.cluster.typed.ClusterSingleton;
@@ -23,10 +25,12 @@ import org.apache.pekko.cluster.typed.SingletonActor;
 public final class ClusterBatches {
   private final ClusterBatchService service;
   private final ActorRef<BatchWorker.Command> worker;
+  private final ActorSystem<?> system;
 
-  private ClusterBatches(ClusterBatchService service, ActorRef<BatchWorker.Command> worker) {
+  private ClusterBatches(ClusterBatchService service, ActorRef<BatchWorker.Command> worker, ActorSystem<?> system) {
     this.service = service;
     this.worker = worker;
+    this.system = system;
   }
 
   public ClusterBatchService service() {
@@ -35,10 +39,11 @@ public final class ClusterBatches {
 
   /**
    * The node is about to leave: its worker takes no more tasks and stops its running ones, which run again on
-   * another node (call it before the running turns are waited for and interrupted).
+   * another node (call it before the running turns are waited for and interrupted). Completes with how many it
+   * stopped.
    */
-  public void leave() {
-    worker.tell(BatchWorker.Leave.INSTANCE);
+  public CompletionStage<Integer> leave() {
+    return AskPattern.ask(worker, BatchWorker.Leave::new, Duration.ofSeconds(5), system.scheduler());
   }
 
   public static ClusterBatches start(ActorSystem<?> system, SessionHub hub, Settings settings,
@@ -53,6 +58,6 @@ public final class ClusterBatches {
     ActorRef<BatchWorker.Command> worker = system.systemActorOf(BatchWorker.create(node, logs, coordinator),
         "i4j-batch-worker", Props.empty());
     return new ClusterBatches(new ClusterBatchService(system, logs, coordinator, settings,
-        system.dispatchers().lookup(DispatcherSelector.blocking())), worker);
+        system.dispatchers().lookup(DispatcherSelector.blocking())), worker, system);
   }
 }
