@@ -161,8 +161,6 @@ public final class BatchCoordinator extends AbstractBehavior<BatchCoordinator.Co
     return this;
   }
 
-  // ---- recovery
-
   private Behavior<Command> onIndexed(Indexed m) {
     toRecover = m.all().active();
     return askWorkers();
@@ -280,8 +278,6 @@ public final class BatchCoordinator extends AbstractBehavior<BatchCoordinator.Co
     endIfComplete(batchId);
     return again;
   }
-
-  // ---- running
 
   private Behavior<Command> start(Start m) {
     getContext().ask(Done.class, index, ASK, r -> new BatchIndex.Add(m.batchId(), r),
