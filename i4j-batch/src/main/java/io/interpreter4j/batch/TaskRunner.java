@@ -61,6 +61,15 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
 
   public static Behavior<Command> create(BatchTask task, String sessionId, TaskEnvironment env,
                                          ActorRef<Reply> replyTo) {
+    return create(task, sessionId, env, List.of(), replyTo);
+  }
+
+  /**
+   * As above; {@code alsoTell} get every event of the task's session too (a server's hub, so that the session is
+   * listed and followed like any other).
+   */
+  public static Behavior<Command> create(BatchTask task, String sessionId, TaskEnvironment env,
+                                         List<Consumer<Event>> alsoTell, ActorRef<Reply> replyTo) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       long start = System.nanoTime();
       ActorRef<Command> self = ctx.getSelf();
@@ -71,7 +80,7 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
       };
       SessionSpec spec;
       try {
-        spec = sessionSpec(task, sessionId, env, forward);
+        spec = sessionSpec(task, sessionId, env, forward, alsoTell);
       } catch (RuntimeException e) {
         replyTo.tell(new Started(task.id(), sessionId, null));
         replyTo.tell(new Finished(task.id(), TaskResult.error(task.id(), null, elapsedMs(start),
@@ -83,7 +92,7 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
   }
 
   private static SessionSpec sessionSpec(BatchTask task, String sessionId, TaskEnvironment env,
-                                         Consumer<Event> subscriber) {
+                                         Consumer<Event> subscriber, List<Consumer<Event>> alsoTell) {
     Settings settings = env.settings().forTask(task);
     String model = settings.model();
     if (model == null || model.isBlank()) {
@@ -97,7 +106,9 @@ public final class TaskRunner extends AbstractBehavior<TaskRunner.Command> {
     HostInfo h = env.host();
     HostInfo host = new HostInfo(h.osName(), h.osVersion(), h.arch(), h.user(), settings.workdir().toString(),
         h.shell(), h.pythonVersion(), h.languages());
-    return new SessionSpec(sessionId, settings, provider, Approver.NOBODY, host, List.of(subscriber));
+    List<Consumer<Event>> subscribers = new java.util.ArrayList<>(alsoTell);
+    subscribers.add(subscriber);
+    return new SessionSpec(sessionId, settings, provider, Approver.NOBODY, host, List.copyOf(subscribers));
   }
 
   private final TimerScheduler<Command> timers;

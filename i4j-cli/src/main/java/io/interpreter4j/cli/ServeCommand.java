@@ -153,6 +153,7 @@ final class ServeCommand implements Callable<Integer> {
     Signal.handle(new Signal("TERM"), sig -> stop.countDown());
     stop.await();
     if (clustered != null) {
+      leaveBatches(clustered);
       GracefulLeave.run(server.hub(), clustered.mirror(), cluster.leaveGrace(), System.err);
     }
     System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir()
@@ -161,5 +162,19 @@ final class ServeCommand implements Callable<Integer> {
     system.terminate();
     system.getWhenTerminated().toCompletableFuture().get();
     return 0;
+  }
+
+  /** The node's batch tasks are stopped, to run again on another node, rather than interrupted by the leave. */
+  private static void leaveBatches(ClusterServer.Started clustered) {
+    try {
+      int stopped = clustered.batches().leave().toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      if (stopped > 0) {
+        System.err.println("i4j: leaving the cluster: " + stopped + " batch task" + (stopped == 1 ? "" : "s")
+            + " stopped, to run again on another node");
+      }
+    } catch (Exception e) {
+      System.err.println("i4j: leaving the cluster: the batch worker did not answer (" + e + "); its tasks run again "
+          + "on another node once this one is gone");
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.interpreter4j.cluster.serve;
 
+import io.interpreter4j.cluster.batch.ClusterBatches;
 import io.interpreter4j.cluster.boot.ClusterNode;
 import io.interpreter4j.cluster.journal.SessionLog;
 import io.interpreter4j.core.config.Settings;
@@ -18,7 +19,8 @@ import org.apache.pekko.actor.typed.Props;
 /**
  * {@code i4j serve} on a cluster node: the usual server, whose sessions' events are written into their journals in
  * PostgreSQL ({@link JournalMirror}), which takes over the sessions of a lost node ({@link SessionTakeOver}), and
- * answers for every session of the cluster ({@link ClusterRoutes}).
+ * answers for every session of the cluster ({@link ClusterRoutes}); batches run over the cluster's nodes
+ * ({@link ClusterBatches}).
  */
 public final class ClusterServer {
   private ClusterServer() {}
@@ -27,7 +29,7 @@ public final class ClusterServer {
    * @throws IllegalArgumentException when the config has no token: every node must have the same one (I4J_TOKEN)
    */
   /** A started node's server and what its leave needs. */
-  public record Started(ServerHandle handle, JournalMirror mirror) {}
+  public record Started(ServerHandle handle, JournalMirror mirror, ClusterBatches batches) {}
 
   public static Started start(ClusterNode<SessionManager.Command> node, ServerConfig config, Settings settings,
                                    Function<String, ModelProvider> models, HostInfo host) {
@@ -40,6 +42,7 @@ public final class ClusterServer {
     node.system().systemActorOf(NodeDirectory.create(ownUrl::get, nodes), "i4j-node-directory", Props.empty());
     AtomicReference<ClusterRoutes> routes = new AtomicReference<>();
     AtomicReference<JournalMirror> mirrors = new AtomicReference<>();
+    AtomicReference<ClusterBatches> batches = new AtomicReference<>();
     ServerHandle handle = Server.start(node.system(), config, settings, models, host, (hub, usual) -> {
       JournalMirror mirror = mirrors.updateAndGet(m -> m != null ? m
           : new JournalMirror(hub, node.journals(), node.system()).start());
@@ -48,9 +51,10 @@ public final class ClusterServer {
       SessionLog.hostOn(node.system(), new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
           node.system().dispatchers().lookup(DispatcherSelector.blocking())));
       return made.around(usual);
-    });
+    }, hub -> batches.updateAndGet(b -> b != null ? b
+        : ClusterBatches.start(node.system(), hub, settings, models, host)).service());
     ownUrl.set(handle.baseUrl());
-    return new Started(handle, mirrors.get());
+    return new Started(handle, mirrors.get(), batches.get());
   }
 
 }
