@@ -113,12 +113,13 @@ public final class Server extends AllDirectives {
     SessionFactory factory = new SessionFactory(system, baseSettings, models, host, hub);
     ServedModels served = new ServedModels(baseSettings.model(),
         system.settings().config().getStringList(SERVED_MODELS));
+    BatchService batchService = batches == null ? null : batches.apply(hub);
     Route route = new Server().route(security,
         new OpenAiRoutes(hub, factory, security, served, config.sseBufferSize(), config.keepAlive()),
         new DashboardRoutes(security),
         new SessionRoutes(hub, factory, paths, blocking),
         new EventRoutes(hub, config.sseBufferSize(), config.keepAlive()),
-        new OpsRoutes(hub), batches == null ? null : new BatchRoutes(batches.apply(hub)),
+        new OpsRoutes(hub, batchService), batchService == null ? null : new BatchRoutes(batchService),
         usual -> around.apply(hub, usual));
 
     ServerBinding binding;

@@ -122,6 +122,14 @@ class ClusterBatchTest {
     String tail = api.send("GET", other.url + "/api/batches/" + batch + "/results?from=50", null).body();
     assertEquals(lines.subList(50, TASKS), tail.lines().toList());
     assertTrue(taskNodes.size() >= 2, "tasks ran as sessions on several nodes: " + taskNodes);
+    // the list (the dashboard's batches) of any node shows the cluster's batch, done
+    JsonNode listed = EventCodec.mapper().readTree(api.send("GET", other.url + "/api/batches", null).body());
+    JsonNode mine = null;
+    for (JsonNode b : listed.path("batches")) {
+      mine = b.path("id").asText().equals(batch) ? b : mine;
+    }
+    assertNotNull(mine, "GET /api/batches lists the batch: " + listed);
+    assertEquals("done", mine.path("state").asText(), mine.toString());
     // in PostgreSQL: one result per task; the tasks that were running on the lost node were dispatched again
     String events = "SELECT count(*) FROM event_journal WHERE persistence_id = 'batch|" + batch + "' AND "
         + "event_ser_manifest LIKE ";

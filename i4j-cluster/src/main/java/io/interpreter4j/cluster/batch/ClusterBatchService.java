@@ -165,13 +165,18 @@ public final class ClusterBatchService implements BatchService {
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 
+  /** {@link #list} shows the newest this many batches (each is a question to its journal). */
+  static final int LISTED = 50;
+
+  /** The newest {@value #LISTED} batches of the cluster. */
   @Override
   public CompletionStage<List<ObjectNode>> list() {
     return AskPattern.<BatchCoordinator.Command, BatchIndex.All>ask(coordinator, BatchCoordinator.ListBatches::new,
             ASK, system.scheduler())
         .thenCompose(all -> {
-          List<CompletableFuture<Optional<ObjectNode>>> each = all.batches().stream()
-              .map(id -> progress(id).toCompletableFuture()).toList();
+          List<String> ids = all.batches();
+          List<CompletableFuture<Optional<ObjectNode>>> each = ids.subList(Math.max(0, ids.size() - LISTED), ids.size())
+              .stream().map(id -> progress(id).toCompletableFuture()).toList();
           return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
               .thenApply(done -> each.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList());
         });
