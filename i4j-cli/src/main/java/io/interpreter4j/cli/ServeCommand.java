@@ -149,7 +149,8 @@ final class ServeCommand implements Callable<Integer> {
     Signal.handle(new Signal("TERM"), sig -> stop.countDown());
     stop.await();
     if (clustered != null) {
-      GracefulLeave.run(server.hub(), clustered.mirror(), cluster.leaveGrace(), System.err);
+      GracefulLeave.run(server.hub(), clustered.mirror(), clustered.handOver(), cluster.leaveGrace(),
+          System.err);
     }
     System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir());
     server.stop();

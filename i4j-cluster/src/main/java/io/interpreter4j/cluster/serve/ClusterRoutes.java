@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.cluster.journal.SessionLog;
 import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.server.http.OpenAiRoutes;
 import io.interpreter4j.server.hub.SessionHub;
 import java.io.IOException;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.Done;
+import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
@@ -38,6 +40,8 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.util.ByteString;
 
 /**
  * What a cluster node answers beyond a single server, in front of the usual routes:
@@ -48,7 +52,12 @@ import org.apache.pekko.http.javadsl.server.Route;
  *   <li>{@code GET /api/sessions} lists the whole cluster's sessions, each with its {@code node};
  *   <li>{@code POST /api/sessions} also keeps, in the session's journal, what the request said that its events do
  *   not (autoRun, maxIterations), before answering;
- *   <li>{@code GET /api/cluster}: the members as this node sees them; {@code GET /metrics} adds cluster gauges.
+ *   <li>{@code POST /v1/chat/completions} continuing a session ({@code X-I4J-Session}) that runs on another node is
+ *   passed on to it the same way, its streamed answer included;
+ *   <li>{@code GET /api/events} (the dashboard's live feed) merges every node's feed, so that the list changes live
+ *   for the sessions of every node; it ends when the set of nodes changes, and the client reconnects;
+ *   <li>{@code GET /api/cluster}: the members as this node sees them; {@code GET /metrics} adds cluster gauges;
+ *   <li>{@code POST /api/cluster/take-over}, from a node leaving the cluster only: start one of its sessions here.
  * </ul>
  * A request passed on carries {@value #FORWARDED}, and the node receiving it answers it itself.
  */
@@ -64,13 +73,23 @@ public final class ClusterRoutes extends AllDirectives {
   private final Map<String, String> nodes;
   private final Supplier<String> token;
   private final String self;
+  private final SessionTakeOver takeOver;
+  private final int bufferSize;
+  private final Duration keepAlive;
 
   /**
-   * @param nodes cluster address to HTTP base URL of every node ({@link NodeDirectory})
-   * @param token the API token, the same on every node
+   * @param nodes      cluster address to HTTP base URL of every node ({@link NodeDirectory})
+   * @param token      the API token, the same on every node
+   * @param takeOver   starts sessions here that a leaving node hands over
+   * @param bufferSize events queued for one client of the live feed before it is cut off (it reconnects)
+   * @param keepAlive  how long the live feed may stay silent before a keep-alive comment
    */
-  public ClusterRoutes(SessionHub hub, ActorSystem<?> system, ActorRef<ShardingEnvelope<SessionLog.Command>> sessions,
-                       JournalMirror mirror, Map<String, String> nodes, Supplier<String> token) {
+  ClusterRoutes(SessionHub hub, ActorSystem<?> system, ActorRef<ShardingEnvelope<SessionLog.Command>> sessions,
+                JournalMirror mirror, Map<String, String> nodes, Supplier<String> token, SessionTakeOver takeOver,
+                int bufferSize, Duration keepAlive) {
+    this.takeOver = takeOver;
+    this.bufferSize = bufferSize;
+    this.keepAlive = keepAlive;
     this.hub = hub;
     this.system = system;
     this.sessions = sessions;
@@ -80,18 +99,28 @@ public final class ClusterRoutes extends AllDirectives {
     this.self = Cluster.get(system).selfMember().address().toString();
   }
 
-  /** The cluster's routes in front of {@code usual}. */
+  /** The cluster's routes in front of {@code usual} (given {@code /api}'s, and apart {@code /v1}'s). */
   public Route around(Route usual) {
     return concat(
         // before any path is matched: the usual routes get the request as it came
-        post(() -> extractUri(uri -> !uri.path().equals("/api/sessions") ? reject()
+        pathPrefixTest("api", () -> post(() -> extractUri(uri -> !uri.path().equals("/api/sessions") ? reject()
             : extractStrictEntity(BODY, body -> mapRouteResultFuture(
-                result -> result.thenCompose(r -> keepRequest(body, r)), () -> usual)))),
+                result -> result.thenCompose(r -> keepRequest(body, r)), () -> usual))))),
+        path(PathMatchers.segment("v1").slash("chat").slash("completions"), () -> post(() ->
+            optionalHeaderValueByName(OpenAiRoutes.SESSION_HEADER, session ->
+                optionalHeaderValueByName(FORWARDED, forwarded -> session.isEmpty() || forwarded.isPresent()
+                    || hub.find(session.get().strip()).map(e -> !e.ended()).orElse(false) ? reject()
+                    : withoutRequestTimeout(() -> extractRequest(request ->
+                        onSuccess(where(session.get().strip()), at -> passOn(request, session.get().strip(), at)))))))),
         path("metrics", () -> get(() -> onSuccess(shardState(), state -> complete(HttpResponse.create()
             .withEntity(HttpEntities.create(ContentTypes.TEXT_PLAIN_UTF8, hub.metricsText() + gauges(state))))))),
         pathPrefix("api", () -> concat(
             path("cluster", () -> get(() -> complete(HttpResponse.create().withEntity(
                 HttpEntities.create(ContentTypes.APPLICATION_JSON, members().toString()))))),
+            path(PathMatchers.segment("cluster").slash("take-over"), () -> post(() ->
+                headerValueByName(FORWARDED, from -> extractStrictEntity(BODY, body -> takeOverHere(from, body))))),
+            path("events", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
+                ? reject() : complete(ClusterFeed.response(clusterFeed(), keepAlive))))),
             path("sessions", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
                 ? reject()
                 : onSuccess(clusterList(), list -> complete(HttpResponse.create()
@@ -101,6 +130,47 @@ public final class ClusterRoutes extends AllDirectives {
                     || hub.find(id).map(e -> !e.ended()).orElse(false) ? reject()
                     : extractRequest(request -> onSuccess(where(id), at -> passOn(request, id, at))))))),
         usual);
+  }
+
+  /** A session handed over by the node {@code from}, which is leaving: started here from its journal. */
+  private Route takeOverHere(String from, HttpEntity.Strict body) {
+    JsonNode json;
+    try {
+      json = EventCodec.mapper().readTree(body.getData().utf8String());
+    } catch (IOException e) {
+      return complete(StatusCodes.BAD_REQUEST, "{\"error\":\"the body is not JSON: " + e.getMessage()
+          .replace("\"", "'") + "\"}");
+    }
+    String id = json.path("id").asText("");
+    if (id.isEmpty()) {
+      return complete(StatusCodes.BAD_REQUEST, "{\"error\":\"id is missing\"}");
+    }
+    SessionLog.Request request = new SessionLog.Request(json.path("autoRun").asBoolean(false),
+        json.hasNonNull("maxIterations") ? json.get("maxIterations").asInt() : null);
+    CompletionStage<String> started = takeOver.takeOver(id, request, json.path("from").asText(from),
+            SessionTakeOver.Reason.LEFT)
+        .handle((ok, failure) -> failure == null ? null
+            : String.valueOf(failure.getCause() == null ? failure.getMessage() : failure.getCause().getMessage()));
+    return onSuccess(started, error -> error == null
+        ? complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
+            "{\"id\":\"" + id + "\",\"node\":\"" + self + "\"}")))
+        : complete(StatusCodes.SERVICE_UNAVAILABLE, "{\"error\":\"" + error.replace("\"", "'") + "\"}"));
+  }
+
+  /** This node's live feed merged with every other node's, as {@link ClusterFeed} frames them. */
+  private Source<ByteString, NotUsed> clusterFeed() {
+    Map<String, String> known = Map.copyOf(nodes);
+    List<Source<ByteString, NotUsed>> others = new ArrayList<>();
+    for (Map.Entry<String, String> node : known.entrySet()) {
+      if (!node.getKey().equals(self)) {
+        HttpRequest ask = HttpRequest.create(node.getValue() + "/api/events").withMethod(HttpMethods.GET)
+            .addHeaders(List.of(RawHeader.create("Authorization", "Bearer " + token.get()),
+                RawHeader.create(FORWARDED, self)));
+        others.add(ClusterFeed.remote(Http.get(system).singleRequest(ask), system));
+      }
+    }
+    return ClusterFeed.merge(hub.allEvents(bufferSize).map(line -> line.sseFrame(false)), others,
+        () -> nodes.keySet().equals(known.keySet()));
   }
 
   private Route passOn(HttpRequest request, String id, SessionLog.Location at) {

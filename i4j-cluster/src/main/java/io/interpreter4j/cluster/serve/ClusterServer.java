@@ -27,7 +27,7 @@ public final class ClusterServer {
    * @throws IllegalArgumentException when the config has no token: every node must have the same one (I4J_TOKEN)
    */
   /** A started node's server and what its leave needs. */
-  public record Started(ServerHandle handle, JournalMirror mirror) {}
+  public record Started(ServerHandle handle, JournalMirror mirror, SessionHandOver handOver) {}
 
   public static Started start(ClusterNode<SessionManager.Command> node, ServerConfig config, Settings settings,
                                    Function<String, ModelProvider> models, HostInfo host) {
@@ -43,14 +43,21 @@ public final class ClusterServer {
     ServerHandle handle = Server.start(node.system(), config, settings, models, host, (hub, usual) -> {
       JournalMirror mirror = mirrors.updateAndGet(m -> m != null ? m
           : new JournalMirror(hub, node.journals(), node.system()).start());
-      ClusterRoutes made = routes.updateAndGet(r -> r != null ? r
-          : new ClusterRoutes(hub, node.system(), node.journals(), mirror, nodes, config::token));
-      SessionLog.hostOn(node.system(), new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
-          node.system().dispatchers().lookup(DispatcherSelector.blocking())));
+      ClusterRoutes made = routes.updateAndGet(r -> {
+        if (r != null) {
+          return r;
+        }
+        SessionTakeOver takeOver = new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
+            node.system().dispatchers().lookup(DispatcherSelector.blocking()));
+        SessionLog.hostOn(node.system(), takeOver);
+        return new ClusterRoutes(hub, node.system(), node.journals(), mirror, nodes, config::token, takeOver,
+            config.sseBufferSize(), config.keepAlive());
+      });
       return made.around(usual);
     });
     ownUrl.set(handle.baseUrl());
-    return new Started(handle, mirrors.get());
+    return new Started(handle, mirrors.get(), new SessionHandOver(node.system(), node.journals(), nodes,
+        config::token));
   }
 
 }
