@@ -76,6 +76,7 @@ public final class ClusterRoutes extends AllDirectives {
   private final SessionTakeOver takeOver;
   private final int bufferSize;
   private final Duration keepAlive;
+  private final boolean autoRunByDefault;
 
   /**
    * @param nodes      cluster address to HTTP base URL of every node ({@link NodeDirectory})
@@ -83,10 +84,12 @@ public final class ClusterRoutes extends AllDirectives {
    * @param takeOver   starts sessions here that a leaving node hands over
    * @param bufferSize events queued for one client of the live feed before it is cut off (it reconnects)
    * @param keepAlive  how long the live feed may stay silent before a keep-alive comment
+   * @param autoRunByDefault whether the server runs blocks without asking (the sessions of {@code /v1} do so then)
    */
   ClusterRoutes(SessionHub hub, ActorSystem<?> system, ActorRef<ShardingEnvelope<SessionLog.Command>> sessions,
                 JournalMirror mirror, Map<String, String> nodes, Supplier<String> token, SessionTakeOver takeOver,
-                int bufferSize, Duration keepAlive) {
+                int bufferSize, Duration keepAlive, boolean autoRunByDefault) {
+    this.autoRunByDefault = autoRunByDefault;
     this.takeOver = takeOver;
     this.bufferSize = bufferSize;
     this.keepAlive = keepAlive;
@@ -108,8 +111,10 @@ public final class ClusterRoutes extends AllDirectives {
                 result -> result.thenCompose(r -> keepRequest(body, r)), () -> usual))))),
         path(PathMatchers.segment("v1").slash("chat").slash("completions"), () -> post(() ->
             optionalHeaderValueByName(OpenAiRoutes.SESSION_HEADER, session ->
-                optionalHeaderValueByName(FORWARDED, forwarded -> session.isEmpty() || forwarded.isPresent()
-                    || hub.find(session.get().strip()).map(e -> !e.ended()).orElse(false) ? reject()
+                optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent() ? reject()
+                    : session.isEmpty() ? mapRouteResultFuture(result -> result.thenCompose(this::keepOpenAiSession),
+                        () -> usual)
+                    : hub.find(session.get().strip()).map(e -> !e.ended()).orElse(false) ? reject()
                     : withoutRequestTimeout(() -> extractRequest(request ->
                         onSuccess(where(session.get().strip()), at -> passOn(request, session.get().strip(), at)))))))),
         path("metrics", () -> get(() -> onSuccess(shardState(), state -> complete(HttpResponse.create()
@@ -231,9 +236,29 @@ public final class ClusterRoutes extends AllDirectives {
     } catch (IOException e) {
       request = new SessionLog.Request(false, null);
     }
-    SessionLog.Request kept = request;
+    return keep(id, request, result);
+  }
+
+  /**
+   * After {@code POST /v1/chat/completions} made a session here (its answer, streamed or not, names it): keeps it in
+   * its journal with this node as its home before the answer goes out, so that the next request of the client finds
+   * it through any node. Such sessions run blocks as the server's approval mode says.
+   */
+  private CompletionStage<org.apache.pekko.http.javadsl.server.RouteResult> keepOpenAiSession(
+      org.apache.pekko.http.javadsl.server.RouteResult result) {
+    if (!(result instanceof org.apache.pekko.http.scaladsl.server.RouteResult.Complete complete)
+        || complete.getResponse().status().intValue() != 200) {
+      return CompletableFuture.completedFuture(result);
+    }
+    return complete.getResponse().getHeader(OpenAiRoutes.SESSION_HEADER).map(h -> h.value())
+        .map(id -> keep(id, new SessionLog.Request(autoRunByDefault, null), result))
+        .orElse(CompletableFuture.completedFuture(result));
+  }
+
+  private CompletionStage<org.apache.pekko.http.javadsl.server.RouteResult> keep(
+      String id, SessionLog.Request request, org.apache.pekko.http.javadsl.server.RouteResult result) {
     return AskPattern.<ShardingEnvelope<SessionLog.Command>, Done>ask(sessions,
-            replyTo -> new ShardingEnvelope<>(id, new SessionLog.SetRequest(kept, self, replyTo)), ASK,
+            replyTo -> new ShardingEnvelope<>(id, new SessionLog.SetRequest(request, self, replyTo)), ASK,
             system.scheduler())
         .thenApply(done -> result);
   }

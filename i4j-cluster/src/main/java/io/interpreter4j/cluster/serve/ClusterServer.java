@@ -51,7 +51,7 @@ public final class ClusterServer {
             node.system().dispatchers().lookup(DispatcherSelector.blocking()));
         SessionLog.hostOn(node.system(), takeOver);
         return new ClusterRoutes(hub, node.system(), node.journals(), mirror, nodes, config::token, takeOver,
-            config.sseBufferSize(), config.keepAlive());
+            config.sseBufferSize(), config.keepAlive(), settings.approvalMode() == Settings.ApprovalMode.AUTO);
       });
       return made.around(usual);
     });
