@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ClusterApiTest {
-  @TempDir Path tmp;
+  @TempDir static Path tmp;
   private ClusterHarness cluster;
   private Api api;
   private Path cassette;
