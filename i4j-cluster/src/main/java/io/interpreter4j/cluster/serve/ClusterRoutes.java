@@ -65,6 +65,9 @@ public final class ClusterRoutes extends AllDirectives {
   static final String FORWARDED = "X-I4J-Forwarded";
   private static final Duration ASK = Duration.ofSeconds(30);
   private static final Duration BODY = Duration.ofSeconds(10);
+  /** How long one {@link SessionLog.Where} may go unanswered, and how many are asked at most (30 s in all). */
+  private static final Duration WHERE_WAIT = Duration.ofSeconds(3);
+  private static final int WHERE_TRIES = 10;
 
   private final SessionHub hub;
   private final ActorSystem<?> system;
@@ -212,8 +215,25 @@ public final class ClusterRoutes extends AllDirectives {
   }
 
   private CompletionStage<SessionLog.Location> where(String id) {
-    return AskPattern.ask(sessions, replyTo -> new ShardingEnvelope<>(id, new SessionLog.Where(replyTo)), ASK,
-        system.scheduler());
+    return where(id, WHERE_TRIES);
+  }
+
+  /**
+   * Asks again after {@link #WHERE_WAIT} without an answer: a question sent to a node just lost is lost with it, and
+   * once the node is downed the session's shard answers from a survivor. A question asked twice does no harm (a
+   * take-over under way answers every one).
+   */
+  private CompletionStage<SessionLog.Location> where(String id, int tries) {
+    CompletionStage<SessionLog.Location> asked = AskPattern.ask(sessions,
+        replyTo -> new ShardingEnvelope<>(id, new SessionLog.Where(replyTo)), WHERE_WAIT, system.scheduler());
+    return asked.exceptionallyCompose(failure -> tries > 1 && isTimeout(failure) ? where(id, tries - 1)
+        : CompletableFuture.failedStage(failure));
+  }
+
+  private static boolean isTimeout(Throwable failure) {
+    Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
+    return cause instanceof java.util.concurrent.TimeoutException;
   }
 
   /** After a 201 of {@code POST /api/sessions}: keeps autoRun and maxIterations in the new session's journal. */
