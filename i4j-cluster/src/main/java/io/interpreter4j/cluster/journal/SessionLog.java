@@ -66,8 +66,11 @@ public final class SessionLog
   /** Where the session runs now; taken over here first if its home is gone. {@code home} null: no such session. */
   public record Where(ActorRef<Location> replyTo) implements Command {}
 
-  /** @param error why the session could not be taken over, or null */
-  public record Location(String home, long seq, String error) implements ClusterMessage {}
+  /**
+   * @param error   why the session could not be taken over, or null
+   * @param request what the session was made with (for the home, should it have to start the session itself)
+   */
+  public record Location(String home, long seq, String error, Request request) implements ClusterMessage {}
 
   private record TookOver(String error) implements Command {}
 
@@ -81,7 +84,10 @@ public final class SessionLog
   /** @param error why the session is not handed over (its home is not the leaving node), or null */
   public record HandingOver(Request request, String error) implements ClusterMessage {}
 
-  /** The hand-over ended: {@code error} null, the session runs at its new home; else it goes back to the leaver's. */
+  /**
+   * The hand-over ended (told by the new home once it started the session, or failed to): {@code error} null, the
+   * session runs at its new home; else it goes back to the leaver's.
+   */
   public record HandedOver(String error) implements Command {}
 
   private enum HandOverTimedOut implements Command { INSTANCE }
@@ -187,7 +193,7 @@ public final class SessionLog
 
   private Effect<Recorded, State> onWhere(State state, Where m) {
     if (state.home() == null) {
-      m.replyTo().tell(new Location(null, 0, null));
+      m.replyTo().tell(new Location(null, 0, null, null));
       return Effect().none();
     }
     if (!waiting.isEmpty() || handingOverFrom != null) {
@@ -195,17 +201,18 @@ public final class SessionLog
       return Effect().none();
     }
     if (state.home() != null && (state.home().equals(self) || isMember(state.home()))) {
-      m.replyTo().tell(new Location(state.home(), state.seq(), null));
+      m.replyTo().tell(new Location(state.home(), state.seq(), null, requestOf(state)));
       return Effect().none();
     }
     Host host = HOSTS.get(context.getSystem());
     if (host == null) {
-      m.replyTo().tell(new Location(null, state.seq(), "no server on " + self + " to take the session over"));
+      m.replyTo().tell(new Location(null, state.seq(), "no server on " + self + " to take the session over",
+          null));
       return Effect().none();
     }
     waiting.add(m.replyTo());
     String lost = state.home();
-    Request request = state.request() == null ? new Request(false, null) : state.request();
+    Request request = requestOf(state);
     return Effect().persist(new Moved(self)).thenRun(after -> context.pipeToSelf(
         host.takeOver(sessionId, request, lost),
         (ok, failure) -> new TookOver(failure == null ? null : String.valueOf(
@@ -221,7 +228,7 @@ public final class SessionLog
     }
     handingOverFrom = m.from();
     timers.startSingleTimer(HandOverTimedOut.INSTANCE, HAND_OVER_WAIT);
-    Request request = state.request() == null ? new Request(false, null) : state.request();
+    Request request = requestOf(state);
     return Effect().persist(new Moved(m.to())).thenRun(after -> m.replyTo().tell(new HandingOver(request, null)));
   }
 
@@ -233,26 +240,30 @@ public final class SessionLog
     handingOverFrom = null;
     timers.cancel(HandOverTimedOut.INSTANCE);
     if (error == null) {
-      return Effect().none().thenRun(after -> answerWaiting(after.home(), after.seq(), null));
+      return Effect().none().thenRun(after -> answerWaiting(after.home(), after.seq(), null, requestOf(after)));
     }
     // back to the leaver's: once it is gone, the session is taken over on its next request, as after a loss
     return Effect().persist(new Moved(from)).thenRun(after -> answerWaiting(null, after.seq(), "its hand-over "
-        + "failed (" + error + "); it is taken over once " + from + " is gone"));
+        + "failed (" + error + "); it is taken over once " + from + " is gone", null));
   }
 
-  private void answerWaiting(String home, long seq, String error) {
+  private void answerWaiting(String home, long seq, String error, Request request) {
     for (ActorRef<Location> replyTo : waiting) {
-      replyTo.tell(new Location(home, seq, error));
+      replyTo.tell(new Location(home, seq, error, request));
     }
     waiting.clear();
   }
 
   private Effect<Recorded, State> onTookOver(State state, TookOver m) {
     for (ActorRef<Location> replyTo : waiting) {
-      replyTo.tell(new Location(m.error() == null ? self : null, state.seq(), m.error()));
+      replyTo.tell(new Location(m.error() == null ? self : null, state.seq(), m.error(), requestOf(state)));
     }
     waiting.clear();
     return Effect().none();
+  }
+
+  private static Request requestOf(State state) {
+    return state.request() == null ? new Request(false, null) : state.request();
   }
 
   /** Whether the node at {@code address} is a member that has not been downed or removed. */

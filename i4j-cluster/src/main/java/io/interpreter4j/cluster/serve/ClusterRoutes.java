@@ -158,7 +158,11 @@ public final class ClusterRoutes extends AllDirectives {
     CompletionStage<String> started = takeOver.takeOver(id, request, json.path("from").asText(from),
             SessionTakeOver.Reason.LEFT)
         .handle((ok, failure) -> failure == null ? null
-            : String.valueOf(failure.getCause() == null ? failure.getMessage() : failure.getCause().getMessage()));
+            : String.valueOf(failure.getCause() == null ? failure.getMessage() : failure.getCause().getMessage()))
+        .thenApply(error -> { // told here, not by the leaver: it may be gone by now
+          sessions.tell(new ShardingEnvelope<>(id, new SessionLog.HandedOver(error)));
+          return error;
+        });
     return onSuccess(started, error -> error == null
         ? complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
             "{\"id\":\"" + id + "\",\"node\":\"" + self + "\"}")))
@@ -185,6 +189,16 @@ public final class ClusterRoutes extends AllDirectives {
     if (at.home() == null && at.error() != null) {
       return complete(StatusCodes.SERVICE_UNAVAILABLE, "{\"error\":\"session '" + id + "' cannot be started on "
           + "another node yet: " + at.error().replace("\"", "'") + "; try again\"}");
+    }
+    if (at.home() != null && at.home().equals(self) && hub.find(id).isEmpty()) {
+      // its journal says it runs here and it does not: a hand-over to this node was cut short (the leaving node
+      // died before asking this one to start it); start it here now
+      CompletionStage<String> started = takeOver.takeOver(id, at.request(), null, SessionTakeOver.Reason.LEFT)
+          .handle((ok, failure) -> failure == null ? null : String.valueOf(failure.getCause() == null
+              ? failure.getMessage() : failure.getCause().getMessage()));
+      return onSuccess(started, error -> error == null ? reject() : complete(StatusCodes.SERVICE_UNAVAILABLE,
+          "{\"error\":\"session '" + id + "' cannot be started on this node yet: " + error.replace("\"", "'")
+              + "; try again\"}"));
     }
     if (at.home() == null || at.home().equals(self)) {
       return reject(); // none such (the usual 404), or it runs here now

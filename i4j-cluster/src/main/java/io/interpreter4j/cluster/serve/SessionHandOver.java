@@ -33,7 +33,7 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
  * (in turn, so that they spread), which starts it from the journal at once; clients' next requests are answered
  * there without waiting for this node to be removed. For each session: its {@link SessionLog} moves its home to the
  * new node ({@link SessionLog.HandOver}: from then on nothing written here is journaled, and requests for it wait),
- * the session stops here, the new node takes it over ({@code POST /api/cluster/take-over}) and the log is told
+ * the session stops here, the new node takes it over ({@code POST /api/cluster/take-over}) and tells the log
  * ({@link SessionLog.HandedOver}). A hand-over that fails leaves the session to be taken over on its next request
  * once this node is gone, as after a loss.
  */
@@ -115,17 +115,19 @@ public final class SessionHandOver {
     } catch (Exception e) {
       // its processes end with this node; the new node starts from the journal either way
     }
-    String error = startAt(id, to, moving.request());
-    journals.tell(new ShardingEnvelope<>(id, new SessionLog.HandedOver(error)));
-    return error;
+    String url = nodes.get(to);
+    if (url == null) { // asked nothing: say so at once
+      String error = "the HTTP address of " + to + " is not known here";
+      journals.tell(new ShardingEnvelope<>(id, new SessionLog.HandedOver(error)));
+      return error;
+    }
+    // the new node tells the log how it went (an answer lost on the way here does not make it go wrong twice); had
+    // the request not reached it, the log gives up after SessionLog.HAND_OVER_WAIT
+    return startAt(id, to, url, moving.request());
   }
 
   /** Asks the node at {@code to} to take the session over; null once it runs there. */
-  private String startAt(String id, String to, SessionLog.Request request) {
-    String url = nodes.get(to);
-    if (url == null) {
-      return "the HTTP address of " + to + " is not known here";
-    }
+  private String startAt(String id, String to, String url, SessionLog.Request request) {
     ObjectNode body = EventCodec.mapper().createObjectNode();
     body.put("id", id);
     body.put("from", self);
