@@ -132,6 +132,14 @@ class ClusterApiTest {
         return null;
       });
     }
+    // the header's counts, should the list not load: the summary of any node counts every node's sessions
+    long own = 0;
+    for (ServeNode n : cluster.nodes) { // each node's own, as it answers another node
+      own += EventCodec.mapper().readTree(api.send("GET", n.url + "/api/summary", null,
+          Map.of("X-I4J-Forwarded", "test")).body()).path("totalSessions").asLong();
+    }
+    JsonNode summary = api.json("GET", cluster.node(0).url + "/api/summary", null, 200);
+    assertEquals(own, summary.path("totalSessions").asLong(), summary.toString());
   }
 
   private static String turn(String reply) {

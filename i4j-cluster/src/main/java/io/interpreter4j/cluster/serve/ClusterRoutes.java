@@ -49,7 +49,8 @@ import org.apache.pekko.util.ByteString;
  *   <li>{@code /api/sessions/{id}/...} of a session running on another node is passed on to that node (request
  *   and response streamed through, event streams included); a session whose node is gone is first taken over here
  *   or elsewhere ({@link SessionLog.Where});
- *   <li>{@code GET /api/sessions} lists the whole cluster's sessions, each with its {@code node};
+ *   <li>{@code GET /api/sessions} lists the whole cluster's sessions, each with its {@code node}, and
+ *   {@code GET /api/summary} sums every node's counts;
  *   <li>{@code POST /api/sessions} also keeps, in the session's journal, what the request said that its events do
  *   not (autoRun, maxIterations), before answering;
  *   <li>{@code POST /v1/chat/completions} continuing a session ({@code X-I4J-Session}) that runs on another node is
@@ -129,6 +130,10 @@ public final class ClusterRoutes extends AllDirectives {
                 headerValueByName(FORWARDED, from -> extractStrictEntity(BODY, body -> takeOverHere(from, body))))),
             path("events", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
                 ? reject() : complete(ClusterFeed.response(clusterFeed(), keepAlive))))),
+            path("summary", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
+                ? reject()
+                : onSuccess(clusterSummary(), sum -> complete(HttpResponse.create()
+                    .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, sum.toString()))))))),
             path("sessions", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
                 ? reject()
                 : onSuccess(clusterList(), list -> complete(HttpResponse.create()
@@ -338,6 +343,41 @@ public final class ClusterRoutes extends AllDirectives {
       byId.values().stream().sorted(Comparator.comparing((JsonNode s) -> s.path("id").asText()).reversed())
           .forEach(list::add);
       return out;
+    });
+  }
+
+  /**
+   * Every node's {@code GET /api/summary}, each count summed (a session that moved is counted in
+   * {@code totalSessions} at each node that ran it; it is live at one only).
+   */
+  private CompletionStage<ObjectNode> clusterSummary() {
+    List<CompletableFuture<JsonNode>> parts = new ArrayList<>();
+    for (String url : List.copyOf(nodes.values())) {
+      HttpRequest ask = HttpRequest.create(url + "/api/summary").withMethod(HttpMethods.GET)
+          .addHeaders(List.of(RawHeader.create("Authorization", "Bearer " + token.get()),
+              RawHeader.create(FORWARDED, self)));
+      parts.add(Http.get(system).singleRequest(ask)
+          .thenCompose(r -> r.entity().toStrict(ASK.toMillis(), system))
+          .thenApply(strict -> {
+            try {
+              return EventCodec.mapper().readTree(strict.getData().utf8String());
+            } catch (IOException e) {
+              return (JsonNode) EventCodec.mapper().createObjectNode(); // not a summary: left out
+            }
+          })
+          .exceptionally(failure -> EventCodec.mapper().createObjectNode())
+          .toCompletableFuture());
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(all -> {
+      ObjectNode sum = EventCodec.mapper().createObjectNode();
+      for (CompletableFuture<JsonNode> part : parts) {
+        part.join().fields().forEachRemaining(field -> {
+          if (field.getValue().isIntegralNumber()) {
+            sum.put(field.getKey(), sum.path(field.getKey()).asLong(0) + field.getValue().asLong());
+          }
+        });
+      }
+      return sum;
     });
   }
 
