@@ -32,8 +32,9 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
  * Persistence JDBC. It holds the session's journaled events (written by the node the session runs on, its
  * <em>home</em>), the request it was made with, and decides where the session runs: at its home while that node is a
  * member of the cluster; once the home has been downed and removed, here, on the node holding this entity, by the
- * node's {@link Host} (which rebuilds the session from the journal). Being the one writer of that decision, it never
- * lets a session run on two nodes at once. Appends are idempotent by the session's event number.
+ * node's {@link Host} (which rebuilds the session from the journal); or, when its home leaves the cluster, at the
+ * node it is handed to ({@link HandOver}). Being the one writer of that decision, it never lets a session run on two
+ * nodes at once. Appends are idempotent by the session's event number.
  */
 public final class SessionLog
     extends EventSourcedBehavior<SessionLog.Command, SessionLog.Recorded, SessionLog.State> {
