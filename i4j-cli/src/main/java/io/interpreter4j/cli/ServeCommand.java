@@ -154,7 +154,8 @@ final class ServeCommand implements Callable<Integer> {
     stop.await();
     if (clustered != null) {
       leaveBatches(clustered);
-      GracefulLeave.run(server.hub(), clustered.mirror(), cluster.leaveGrace(), System.err);
+      GracefulLeave.run(server.hub(), clustered.mirror(), clustered.handOver(), cluster.leaveGrace(),
+          System.err);
     }
     System.err.println("i4j: stopping; session transcripts stay in " + launcher.settings.dataDir()
         + (node == null ? "; batches still running resume at the next start" : ""));

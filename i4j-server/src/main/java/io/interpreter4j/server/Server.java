@@ -77,7 +77,8 @@ public final class Server extends AllDirectives {
   /**
    * As {@link #start(ActorSystem, ServerConfig, Settings, Function, HostInfo)}, with the routes behind authentication
    * given to {@code around}, which returns those to serve instead (cluster mode puts its own in front: answers for
-   * the sessions of other nodes, the whole cluster's list).
+   * the sessions of other nodes, the whole cluster's list). It is given {@code /api}'s routes and, apart, those of
+   * {@code /v1} (behind their own authentication and OpenAI-style errors): it must leave other paths alone.
    */
   public static ServerHandle start(ActorSystem<SessionManager.Command> system, ServerConfig config,
                                    Settings baseSettings, Function<String, ModelProvider> models, HostInfo host,
@@ -146,12 +147,13 @@ public final class Server extends AllDirectives {
     Route own = batchRoutes == null ? concat(sessions.routes(), events.routes(), ops.routes())
         : concat(sessions.routes(), events.routes(), batchRoutes.routes(), ops.routes());
     Route behindAuthentication = around.apply(own);
+    Route openAiRoutes = openAi.routes(around);
     return security.secureHeaders(() ->
         handleExceptions(ApiErrors.exceptionHandler(LOG), () ->
             handleRejections(ApiErrors.rejectionHandler(), () ->
                 security.checkHost(() -> concat(
                     ops.health(),
-                    openAi.routes(),
+                    openAiRoutes,
                     dashboard.routes(),
                     security.checkOrigin(() -> security.authenticated(() -> behindAuthentication)))))));
   }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -30,8 +31,14 @@ final class Api {
   }
 
   HttpResponse<String> send(String method, String url, String json) throws Exception {
+    return send(method, url, json, Map.of());
+  }
+
+  /** As {@link #send(String, String, String)} with more headers; the body is read to its end. */
+  HttpResponse<String> send(String method, String url, String json, Map<String, String> headers) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
         .header("Authorization", "Bearer " + token);
+    headers.forEach(b::header);
     if (json != null) {
       b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
     } else {
@@ -99,6 +106,59 @@ final class Api {
     }
     synchronized (seen) {
       return List.copyOf(seen);
+    }
+  }
+
+  /**
+   * Follows an endless event stream ({@code GET url}) in the background, keeping the JSON of each {@code data:} line;
+   * closing it ends the stream.
+   */
+  Feed follow(String url) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token).build();
+    HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(request, HttpResponse.BodyHandlers.ofLines());
+    if (r.statusCode() != 200) {
+      r.body().close();
+      throw new AssertionError("GET " + url + ": " + r.statusCode());
+    }
+    Feed feed = new Feed(r.body());
+    Thread reader = new Thread(feed::read, "feed-reader");
+    reader.setDaemon(true);
+    reader.start();
+    return feed;
+  }
+
+  /** The events an endless stream gave so far. */
+  static final class Feed implements AutoCloseable {
+    private final java.util.stream.Stream<String> lines;
+    private final List<JsonNode> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private Feed(java.util.stream.Stream<String> lines) {
+      this.lines = lines;
+    }
+
+    private void read() {
+      try {
+        lines.forEach(line -> {
+          if (line.startsWith("data: ")) {
+            try {
+              seen.add(EventCodec.mapper().readTree(line.substring(6)));
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        });
+      } catch (RuntimeException e) {
+        // closed, or the stream ended: what was seen stays
+      }
+    }
+
+    List<JsonNode> seen() {
+      return List.copyOf(seen);
+    }
+
+    @Override
+    public void close() {
+      lines.close();
     }
   }
 

@@ -1,7 +1,5 @@
 package io.interpreter4j.cli.cluster;
 
-import static io.interpreter4j.cli.cluster.ClusterFailoverTest.eventually;
-import static io.interpreter4j.cli.cluster.ClusterFailoverTest.freePort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -34,30 +32,26 @@ import org.junit.jupiter.api.io.TempDir;
  * result appears exactly once. An invalid task file is refused with its line numbers and starts nothing.
  */
 class ClusterBatchTest {
-  private static final String TOKEN = "cluster-test-token-0123456789abcdef";
   private static final int TASKS = 60;
   private static final Duration WITHIN = Duration.ofMinutes(3);
 
   @TempDir Path tmp;
+  private ClusterHarness cluster;
+  private List<ServeNode> nodes;
   private PostgresServer pg;
-  private final List<ServeNode> nodes = new ArrayList<>();
-  private final Api api = new Api(TOKEN);
+  private Api api;
 
   @AfterEach
   void stopAll() throws Exception {
-    for (ServeNode n : nodes) {
-      n.close();
-    }
-    if (pg != null) {
-      pg.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   @Test
   @Timeout(value = 8, unit = TimeUnit.MINUTES)
   void aBatchGoesOnWhenItsCoordinatorsNodeIsKilledAndEveryTaskHasOneResult() throws Exception {
-    pg = PostgresServer.start("i4j_cluster_batch");
-    Path work = Files.createDirectories(tmp.resolve("work"));
+    Path work = startNodes("i4j_cluster_batch", 3, null);
     Files.writeString(work.resolve("python.json"), cassette("python", "print(6 * 7)"));
     Files.writeString(work.resolve("bash.json"), cassette("bash", "echo $((6 * 7))"));
     StringBuilder file = new StringBuilder();
@@ -68,7 +62,6 @@ class ClusterBatchTest {
       file.append("{\"id\": \"").append(id).append("\", \"prompt\": \"What is six times seven? (").append(i)
           .append(")\", \"cassette\": \"").append(i % 2 == 0 ? "python.json" : "bash.json").append("\"}\n");
     }
-    startNodes(3, work);
 
     ServeNode via = nodes.get(2);
     JsonNode accepted = api.json("POST", via.url + "/api/batches?name=failover&parallel=6&yes=true&base_dir="
@@ -78,7 +71,7 @@ class ClusterBatchTest {
 
     // mid-way: some tasks have results, most do not; the coordinator is known, and tasks run on several nodes
     JsonNode[] seen = new JsonNode[1];
-    eventually(() -> {
+    ClusterHarness.eventually(() -> {
       seen[0] = progress(via, batch);
       assertTrue(seen[0].path("finished").asInt() >= 10 && seen[0].hasNonNull("coordinator"), seen[0].toString());
       return null;
@@ -141,10 +134,8 @@ class ClusterBatchTest {
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void anInvalidTaskFileIsRefusedWithItsLineNumbersAndStartsNothing() throws Exception {
-    pg = PostgresServer.start("i4j_cluster_batch_invalid");
-    Path work = Files.createDirectories(tmp.resolve("work"));
+    Path work = startNodes("i4j_cluster_batch_invalid", 1, null);
     Files.writeString(work.resolve("python.json"), cassette("python", "print(6 * 7)"));
-    startNodes(1, work);
     ServeNode node = nodes.get(0);
     String file = "{\"id\": \"a\", \"prompt\": \"fine\", \"cassette\": \"python.json\"}\n"
         + "{\"id\": \"b\", \"prompt\": \"no such cassette\", \"cassette\": \"missing.json\"}\n"
@@ -176,8 +167,7 @@ class ClusterBatchTest {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void theTasksOfANodeLeavingOnSigtermRunAgainOnAnotherAndEndDone() throws Exception {
-    pg = PostgresServer.start("i4j_cluster_batch_leave");
-    Path work = Files.createDirectories(tmp.resolve("work"));
+    Path work = startNodes("i4j_cluster_batch_leave", 2, "interpreter4j.cluster.leave-grace = 1s\n");
     Files.writeString(work.resolve("python.json"), cassette("python", "print(6 * 7)"));
     StringBuilder file = new StringBuilder();
     int tasks = 20;
@@ -187,12 +177,11 @@ class ClusterBatchTest {
     }
     // a leave-grace of 1 s: a task still running then would be interrupted, and end error, if it were not stopped
     // and run again elsewhere
-    startNodes(2, work, "interpreter4j.cluster.leave-grace = 1s\n");
     ServeNode stays = nodes.get(0);
     ServeNode leaves = nodes.get(1);
     String batch = api.json("POST", stays.url + "/api/batches?parallel=4&yes=true&base_dir=" + work,
         file.toString(), 201).path("id").asText();
-    eventually(() -> {
+    ClusterHarness.eventually(() -> {
       JsonNode p = progress(stays, batch);
       assertTrue(p.path("finished").asInt() >= 2, p.toString());
       return null;
@@ -211,30 +200,13 @@ class ClusterBatchTest {
     assertEquals(tasks, lines.stream().map(l -> l.replaceAll(".*\"id\":\"(t\\d+)\".*", "$1")).distinct().count());
   }
 
-  private void startNodes(int n, Path work) throws Exception {
-    startNodes(n, work, null);
-  }
-
-  private void startNodes(int n, Path work, String configFile) throws Exception {
-    int[] ports = new int[n];
-    List<String> seeds = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      ports[i] = freePort();
-      seeds.add("127.0.0.1:" + ports[i]);
-    }
-    for (int i = 0; i < n; i++) {
-      nodes.add(ServeNode.start(Files.createDirectories(tmp.resolve("node" + i)), work, ports[i],
-          String.join(",", seeds), pg.jdbcUrl(), pg.user(), TOKEN, configFile));
-    }
-    eventually(() -> {
-      JsonNode cluster = api.json("GET", nodes.get(0).url + "/api/cluster", null, 200);
-      int upWithUrl = 0;
-      for (JsonNode m : cluster.path("members")) {
-        upWithUrl += m.path("status").asText().equals("Up") && m.hasNonNull("url") ? 1 : 0;
-      }
-      assertEquals(n, upWithUrl, cluster.toString());
-      return null;
-    });
+  /** Starts PostgreSQL and {@code n} nodes; returns their working folder (where the cassettes go). */
+  private Path startNodes(String database, int n, String configFile) throws Exception {
+    cluster = ClusterHarness.start(tmp, database, n, configFile);
+    nodes = cluster.nodes;
+    pg = cluster.pg;
+    api = cluster.api;
+    return cluster.work;
   }
 
   private JsonNode progress(ServeNode node, String batch) throws Exception {

@@ -1,7 +1,6 @@
 package io.interpreter4j.cli.cluster;
 
-import static io.interpreter4j.cli.cluster.ClusterFailoverTest.eventually;
-import static io.interpreter4j.cli.cluster.ClusterFailoverTest.freePort;
+import static io.interpreter4j.cli.cluster.ClusterHarness.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,14 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
  * moved reached the journal: the session never ran on two nodes at once.
  */
 class StalledNodeTest {
-  private static final String TOKEN = "cluster-test-token-0123456789abcdef";
-  private static final Duration WITHIN = Duration.ofSeconds(90);
+  private static final Duration WITHIN = ClusterHarness.WITHIN;
   private static final Duration STALL = Duration.ofSeconds(30);
 
   @TempDir Path tmp;
-  private PostgresServer pg;
-  private final List<ServeNode> nodes = new ArrayList<>();
-  private final Api api = new Api(TOKEN);
+  private ClusterHarness cluster;
+  private Api api;
   private ServeNode stalled;
 
   @AfterEach
@@ -44,37 +40,25 @@ class StalledNodeTest {
     if (stalled != null && stalled.process.isAlive()) {
       signal("CONT", stalled); // a stopped process cannot act on SIGTERM
     }
-    for (ServeNode n : nodes) {
-      n.close();
-    }
-    if (pg != null) {
-      pg.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   @Test
   @Timeout(value = 6, unit = TimeUnit.MINUTES)
   void aStalledNodeIsDownedAndItsSessionRunsOnOneNodeOnly() throws Exception {
-    pg = PostgresServer.start("i4j_stall");
-    Path work = Files.createDirectories(tmp.resolve("work"));
-    Path slow = work.resolve("slow.json");
+    cluster = ClusterHarness.start(tmp, "i4j_stall", 3, null);
+    api = cluster.api;
+    PostgresServer pg = cluster.pg;
+    Path slow = cluster.work.resolve("slow.json");
     // streams for about 40 s: the turn is still under way on the stalled node when it runs again
     Files.writeString(slow, "{\"turns\": [{\"reply\": \"" + "x".repeat(400) + "\", \"chunk_chars\": 1, \"delay_ms\": "
         + "100}]}");
-    int[] ports = {freePort(), freePort(), freePort()};
-    String seeds = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
-    for (int i = 0; i < 3; i++) {
-      nodes.add(ServeNode.start(Files.createDirectories(tmp.resolve("node" + i)), work, ports[i], seeds,
-          pg.jdbcUrl(), pg.user(), TOKEN));
-    }
-    ServeNode a = nodes.get(0);
-    ServeNode b = nodes.get(1);
-    stalled = nodes.get(2);
-    String stalledAddress = "pekko://i4j@127.0.0.1:" + ports[2];
-    eventually(() -> {
-      assertEquals(3, members(a, "Up"), "three members up");
-      return null;
-    });
+    ServeNode a = cluster.node(0);
+    ServeNode b = cluster.node(1);
+    stalled = cluster.node(2);
+    String stalledAddress = cluster.address(2);
 
     String id = api.json("POST", stalled.url + "/api/sessions", "{\"message\": \"take your time\", \"model\": "
         + "\"replay:" + slow + "\", \"autoRun\": true}", 201).path("id").asText();
@@ -84,9 +68,9 @@ class StalledNodeTest {
     long stoppedAt = System.nanoTime();
     signal("STOP", stalled);
     eventually(() -> { // downed by the resolver of the majority, then removed
-      JsonNode cluster = api.json("GET", a.url + "/api/cluster", null, 200);
-      for (JsonNode m : cluster.path("members")) {
-        assertFalse(m.path("address").asText().equals(stalledAddress), "still a member: " + cluster);
+      JsonNode members = api.json("GET", a.url + "/api/cluster", null, 200);
+      for (JsonNode m : members.path("members")) {
+        assertFalse(m.path("address").asText().equals(stalledAddress), "still a member: " + members);
       }
       return null;
     });
@@ -137,14 +121,6 @@ class StalledNodeTest {
       }
     }
     return false;
-  }
-
-  private int members(ServeNode via, String status) throws Exception {
-    int n = 0;
-    for (JsonNode m : api.json("GET", via.url + "/api/cluster", null, 200).path("members")) {
-      n += m.path("status").asText().equals(status) && m.hasNonNull("url") ? 1 : 0;
-    }
-    return n;
   }
 
   private static void signal(String name, ServeNode node) throws Exception {

@@ -19,10 +19,17 @@ public final class ClusterConfig {
   /** The actor system's name: the same on every node, or they cannot join each other. */
   public static final String SYSTEM_NAME = "i4j";
   /**
-   * How long membership must be stable before the resolver decides (Pekko's default is 20 s): with a 3 s heartbeat
-   * pause and a few seconds of hand-over, a lost node's sessions answer from survivors within 20 s.
+   * How long membership must be stable before the resolver decides (Pekko's default is 20 s; 7 s before): about a
+   * second of gossip is enough for a few nodes on one network, and each second here is a second of failover.
    */
-  static final Duration STABLE_AFTER = Duration.ofSeconds(7);
+  static final Duration STABLE_AFTER = Duration.ofSeconds(5);
+  /**
+   * After a node is downed, how long before its shards (the journals of sessions held there) start on survivors.
+   * The resolver's default is {@link #STABLE_AFTER}; a cut-off minority downs itself at about the same time and its
+   * entities stop within a second or two, and a second writer of a journal would be refused by PostgreSQL's key on
+   * (persistence id, sequence number) anyway.
+   */
+  static final Duration DOWN_REMOVAL_MARGIN = Duration.ofSeconds(3);
 
   private ClusterConfig() {}
 
@@ -41,6 +48,7 @@ public final class ClusterConfig {
     m.put("pekko.cluster.downing-provider-class", "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider");
     m.put("pekko.cluster.split-brain-resolver.active-strategy", "keep-majority");
     m.put("pekko.cluster.split-brain-resolver.stable-after", STABLE_AFTER.toMillis() + "ms");
+    m.put("pekko.cluster.down-removal-margin", DOWN_REMOVAL_MARGIN.toMillis() + "ms");
     m.put("pekko.cluster.run-coordinated-shutdown-when-down", "on");
     m.put("pekko.coordinated-shutdown.exit-jvm", exitWhenDowned ? "on" : "off");
     m.put("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook", exitWhenDowned ? "on" : "off");

@@ -1,6 +1,7 @@
 package io.interpreter4j.cluster.journal;
 
 import io.interpreter4j.cluster.ClusterMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
@@ -30,8 +32,9 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
  * Persistence JDBC. It holds the session's journaled events (written by the node the session runs on, its
  * <em>home</em>), the request it was made with, and decides where the session runs: at its home while that node is a
  * member of the cluster; once the home has been downed and removed, here, on the node holding this entity, by the
- * node's {@link Host} (which rebuilds the session from the journal). Being the one writer of that decision, it never
- * lets a session run on two nodes at once. Appends are idempotent by the session's event number.
+ * node's {@link Host} (which rebuilds the session from the journal); or, when its home leaves the cluster, at the
+ * node it is handed to ({@link HandOver}). Being the one writer of that decision, it never lets a session run on two
+ * nodes at once. Appends are idempotent by the session's event number.
  */
 public final class SessionLog
     extends EventSourcedBehavior<SessionLog.Command, SessionLog.Recorded, SessionLog.State> {
@@ -64,10 +67,34 @@ public final class SessionLog
   /** Where the session runs now; taken over here first if its home is gone. {@code home} null: no such session. */
   public record Where(ActorRef<Location> replyTo) implements Command {}
 
-  /** @param error why the session could not be taken over, or null */
-  public record Location(String home, long seq, String error) implements ClusterMessage {}
+  /**
+   * @param error   why the session could not be taken over, or null
+   * @param request what the session was made with (for the home, should it have to start the session itself)
+   */
+  public record Location(String home, long seq, String error, Request request) implements ClusterMessage {}
 
   private record TookOver(String error) implements Command {}
+
+  /**
+   * The session's home {@code from} is leaving the cluster and hands it to {@code to}: from now on it runs there (an
+   * event written at {@code from} is refused), and {@link Where} waits until {@link HandedOver} says it started
+   * there (or {@link #HAND_OVER_WAIT} passes). Refused when the session's home is not {@code from}.
+   */
+  public record HandOver(String from, String to, ActorRef<HandingOver> replyTo) implements Command {}
+
+  /** @param error why the session is not handed over (its home is not the leaving node), or null */
+  public record HandingOver(Request request, String error) implements ClusterMessage {}
+
+  /**
+   * The hand-over ended (told by the new home once it started the session, or failed to): {@code error} null, the
+   * session runs at its new home; else it goes back to the leaver's.
+   */
+  public record HandedOver(String error) implements Command {}
+
+  private enum HandOverTimedOut implements Command { INSTANCE }
+
+  /** How long a hand-over may take before it counts as failed (the leaving node may have died meanwhile). */
+  public static final Duration HAND_OVER_WAIT = Duration.ofSeconds(60);
 
   /** autoRun and maxIterations (null: the server's) of the request that made the session. */
   public record Request(boolean autoRun, Integer maxIterations) implements ClusterMessage {}
@@ -108,18 +135,22 @@ public final class SessionLog
   }
 
   public static Behavior<Command> create(String sessionId) {
-    return Behaviors.setup(ctx -> new SessionLog(ctx, sessionId));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SessionLog(ctx, timers, sessionId)));
   }
 
   private final ActorContext<Command> context;
+  private final TimerScheduler<Command> timers;
   private final String sessionId;
   private final String self;
   /** Who asked {@link Where} while the session is being taken over. */
   private final List<ActorRef<Location>> waiting = new ArrayList<>();
+  /** The node handing the session over (not persisted: a hand-over cut short by a restart counts as done). */
+  private String handingOverFrom;
 
-  private SessionLog(ActorContext<Command> context, String sessionId) {
+  private SessionLog(ActorContext<Command> context, TimerScheduler<Command> timers, String sessionId) {
     super(persistenceId(sessionId));
     this.context = context;
+    this.timers = timers;
     this.sessionId = sessionId;
     this.self = Cluster.get(context.getSystem()).selfMember().address().toString();
   }
@@ -141,6 +172,10 @@ public final class SessionLog
         })
         .onCommand(Where.class, this::onWhere)
         .onCommand(TookOver.class, this::onTookOver)
+        .onCommand(HandOver.class, this::onHandOver)
+        .onCommand(HandedOver.class, (state, m) -> endHandOver(state, m.error()))
+        .onCommand(HandOverTimedOut.class, (state, m) -> endHandOver(state, "no word from the new node within "
+            + HAND_OVER_WAIT.toSeconds() + " s"))
         .build();
   }
 
@@ -159,25 +194,26 @@ public final class SessionLog
 
   private Effect<Recorded, State> onWhere(State state, Where m) {
     if (state.home() == null) {
-      m.replyTo().tell(new Location(null, 0, null));
+      m.replyTo().tell(new Location(null, 0, null, null));
       return Effect().none();
     }
-    if (!waiting.isEmpty()) {
-      waiting.add(m.replyTo()); // a take-over is under way
+    if (!waiting.isEmpty() || handingOverFrom != null) {
+      waiting.add(m.replyTo()); // a take-over or a hand-over is under way
       return Effect().none();
     }
     if (state.home() != null && (state.home().equals(self) || isMember(state.home()))) {
-      m.replyTo().tell(new Location(state.home(), state.seq(), null));
+      m.replyTo().tell(new Location(state.home(), state.seq(), null, requestOf(state)));
       return Effect().none();
     }
     Host host = HOSTS.get(context.getSystem());
     if (host == null) {
-      m.replyTo().tell(new Location(null, state.seq(), "no server on " + self + " to take the session over"));
+      m.replyTo().tell(new Location(null, state.seq(), "no server on " + self + " to take the session over",
+          null));
       return Effect().none();
     }
     waiting.add(m.replyTo());
     String lost = state.home();
-    Request request = state.request() == null ? new Request(false, null) : state.request();
+    Request request = requestOf(state);
     return Effect().persist(new Moved(self)).thenRun(after -> context.pipeToSelf(
         host.takeOver(sessionId, request, lost),
         (ok, failure) -> new TookOver(failure == null ? null : String.valueOf(
@@ -185,12 +221,50 @@ public final class SessionLog
   }
 
 
+  private Effect<Recorded, State> onHandOver(State state, HandOver m) {
+    if (state.home() == null || !state.home().equals(m.from()) || handingOverFrom != null || !waiting.isEmpty()) {
+      m.replyTo().tell(new HandingOver(null, "session " + sessionId + " runs at " + state.home() + ", not at "
+          + m.from() + (handingOverFrom != null || !waiting.isEmpty() ? " (it is being moved)" : "")));
+      return Effect().none();
+    }
+    handingOverFrom = m.from();
+    timers.startSingleTimer(HandOverTimedOut.INSTANCE, HAND_OVER_WAIT);
+    Request request = requestOf(state);
+    return Effect().persist(new Moved(m.to())).thenRun(after -> m.replyTo().tell(new HandingOver(request, null)));
+  }
+
+  private Effect<Recorded, State> endHandOver(State state, String error) {
+    if (handingOverFrom == null) {
+      return Effect().none();
+    }
+    String from = handingOverFrom;
+    handingOverFrom = null;
+    timers.cancel(HandOverTimedOut.INSTANCE);
+    if (error == null) {
+      return Effect().none().thenRun(after -> answerWaiting(after.home(), after.seq(), null, requestOf(after)));
+    }
+    // back to the leaver's: once it is gone, the session is taken over on its next request, as after a loss
+    return Effect().persist(new Moved(from)).thenRun(after -> answerWaiting(null, after.seq(), "its hand-over "
+        + "failed (" + error + "); it is taken over once " + from + " is gone", null));
+  }
+
+  private void answerWaiting(String home, long seq, String error, Request request) {
+    for (ActorRef<Location> replyTo : waiting) {
+      replyTo.tell(new Location(home, seq, error, request));
+    }
+    waiting.clear();
+  }
+
   private Effect<Recorded, State> onTookOver(State state, TookOver m) {
     for (ActorRef<Location> replyTo : waiting) {
-      replyTo.tell(new Location(m.error() == null ? self : null, state.seq(), m.error()));
+      replyTo.tell(new Location(m.error() == null ? self : null, state.seq(), m.error(), requestOf(state)));
     }
     waiting.clear();
     return Effect().none();
+  }
+
+  private static Request requestOf(State state) {
+    return state.request() == null ? new Request(false, null) : state.request();
   }
 
   /** Whether the node at {@code address} is a member that has not been downed or removed. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.cluster.journal.SessionLog;
 import io.interpreter4j.core.event.EventCodec;
+import io.interpreter4j.server.http.OpenAiRoutes;
 import io.interpreter4j.server.hub.SessionHub;
 import java.io.IOException;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.Done;
+import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
@@ -38,6 +40,8 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.util.ByteString;
 
 /**
  * What a cluster node answers beyond a single server, in front of the usual routes:
@@ -45,10 +49,16 @@ import org.apache.pekko.http.javadsl.server.Route;
  *   <li>{@code /api/sessions/{id}/...} of a session running on another node is passed on to that node (request
  *   and response streamed through, event streams included); a session whose node is gone is first taken over here
  *   or elsewhere ({@link SessionLog.Where});
- *   <li>{@code GET /api/sessions} lists the whole cluster's sessions, each with its {@code node};
+ *   <li>{@code GET /api/sessions} lists the whole cluster's sessions, each with its {@code node}, and
+ *   {@code GET /api/summary} sums every node's counts;
  *   <li>{@code POST /api/sessions} also keeps, in the session's journal, what the request said that its events do
  *   not (autoRun, maxIterations), before answering;
- *   <li>{@code GET /api/cluster}: the members as this node sees them; {@code GET /metrics} adds cluster gauges.
+ *   <li>{@code POST /v1/chat/completions} continuing a session ({@code X-I4J-Session}) that runs on another node is
+ *   passed on to it the same way, its streamed answer included;
+ *   <li>{@code GET /api/events} (the dashboard's live feed) merges every node's feed, so that the list changes live
+ *   for the sessions of every node; it ends when the set of nodes changes, and the client reconnects;
+ *   <li>{@code GET /api/cluster}: the members as this node sees them; {@code GET /metrics} adds cluster gauges;
+ *   <li>{@code POST /api/cluster/take-over}, from a node leaving the cluster only: start one of its sessions here.
  * </ul>
  * A request passed on carries {@value #FORWARDED}, and the node receiving it answers it itself.
  */
@@ -56,6 +66,9 @@ public final class ClusterRoutes extends AllDirectives {
   static final String FORWARDED = "X-I4J-Forwarded";
   private static final Duration ASK = Duration.ofSeconds(30);
   private static final Duration BODY = Duration.ofSeconds(10);
+  /** How long one {@link SessionLog.Where} may go unanswered, and how many are asked at most (30 s in all). */
+  private static final Duration WHERE_WAIT = Duration.ofSeconds(3);
+  private static final int WHERE_TRIES = 10;
 
   private final SessionHub hub;
   private final ActorSystem<?> system;
@@ -64,13 +77,26 @@ public final class ClusterRoutes extends AllDirectives {
   private final Map<String, String> nodes;
   private final Supplier<String> token;
   private final String self;
+  private final SessionTakeOver takeOver;
+  private final int bufferSize;
+  private final Duration keepAlive;
+  private final boolean autoRunByDefault;
 
   /**
-   * @param nodes cluster address to HTTP base URL of every node ({@link NodeDirectory})
-   * @param token the API token, the same on every node
+   * @param nodes      cluster address to HTTP base URL of every node ({@link NodeDirectory})
+   * @param token      the API token, the same on every node
+   * @param takeOver   starts sessions here that a leaving node hands over
+   * @param bufferSize events queued for one client of the live feed before it is cut off (it reconnects)
+   * @param keepAlive  how long the live feed may stay silent before a keep-alive comment
+   * @param autoRunByDefault whether the server runs blocks without asking (the sessions of {@code /v1} do so then)
    */
-  public ClusterRoutes(SessionHub hub, ActorSystem<?> system, ActorRef<ShardingEnvelope<SessionLog.Command>> sessions,
-                       JournalMirror mirror, Map<String, String> nodes, Supplier<String> token) {
+  ClusterRoutes(SessionHub hub, ActorSystem<?> system, ActorRef<ShardingEnvelope<SessionLog.Command>> sessions,
+                JournalMirror mirror, Map<String, String> nodes, Supplier<String> token, SessionTakeOver takeOver,
+                int bufferSize, Duration keepAlive, boolean autoRunByDefault) {
+    this.autoRunByDefault = autoRunByDefault;
+    this.takeOver = takeOver;
+    this.bufferSize = bufferSize;
+    this.keepAlive = keepAlive;
     this.hub = hub;
     this.system = system;
     this.sessions = sessions;
@@ -80,18 +106,34 @@ public final class ClusterRoutes extends AllDirectives {
     this.self = Cluster.get(system).selfMember().address().toString();
   }
 
-  /** The cluster's routes in front of {@code usual}. */
+  /** The cluster's routes in front of {@code usual} (given {@code /api}'s, and apart {@code /v1}'s). */
   public Route around(Route usual) {
     return concat(
         // before any path is matched: the usual routes get the request as it came
-        post(() -> extractUri(uri -> !uri.path().equals("/api/sessions") ? reject()
+        pathPrefixTest("api", () -> post(() -> extractUri(uri -> !uri.path().equals("/api/sessions") ? reject()
             : extractStrictEntity(BODY, body -> mapRouteResultFuture(
-                result -> result.thenCompose(r -> keepRequest(body, r)), () -> usual)))),
+                result -> result.thenCompose(r -> keepRequest(body, r)), () -> usual))))),
+        path(PathMatchers.segment("v1").slash("chat").slash("completions"), () -> post(() ->
+            optionalHeaderValueByName(OpenAiRoutes.SESSION_HEADER, session ->
+                optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent() ? reject()
+                    : session.isEmpty() ? mapRouteResultFuture(result -> result.thenCompose(this::keepOpenAiSession),
+                        () -> usual)
+                    : hub.find(session.get().strip()).map(e -> !e.ended()).orElse(false) ? reject()
+                    : withoutRequestTimeout(() -> extractRequest(request ->
+                        onSuccess(where(session.get().strip()), at -> passOn(request, session.get().strip(), at)))))))),
         path("metrics", () -> get(() -> onSuccess(shardState(), state -> complete(HttpResponse.create()
             .withEntity(HttpEntities.create(ContentTypes.TEXT_PLAIN_UTF8, hub.metricsText() + gauges(state))))))),
         pathPrefix("api", () -> concat(
             path("cluster", () -> get(() -> complete(HttpResponse.create().withEntity(
                 HttpEntities.create(ContentTypes.APPLICATION_JSON, members().toString()))))),
+            path(PathMatchers.segment("cluster").slash("take-over"), () -> post(() ->
+                headerValueByName(FORWARDED, from -> extractStrictEntity(BODY, body -> takeOverHere(from, body))))),
+            path("events", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
+                ? reject() : complete(ClusterFeed.response(clusterFeed(), keepAlive))))),
+            path("summary", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
+                ? reject()
+                : onSuccess(clusterSummary(), sum -> complete(HttpResponse.create()
+                    .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, sum.toString()))))))),
             path("sessions", () -> get(() -> optionalHeaderValueByName(FORWARDED, forwarded -> forwarded.isPresent()
                 ? reject()
                 : onSuccess(clusterList(), list -> complete(HttpResponse.create()
@@ -103,10 +145,65 @@ public final class ClusterRoutes extends AllDirectives {
         usual);
   }
 
+  /** A session handed over by the node {@code from}, which is leaving: started here from its journal. */
+  private Route takeOverHere(String from, HttpEntity.Strict body) {
+    JsonNode json;
+    try {
+      json = EventCodec.mapper().readTree(body.getData().utf8String());
+    } catch (IOException e) {
+      return complete(StatusCodes.BAD_REQUEST, "{\"error\":\"the body is not JSON: " + e.getMessage()
+          .replace("\"", "'") + "\"}");
+    }
+    String id = json.path("id").asText("");
+    if (id.isEmpty()) {
+      return complete(StatusCodes.BAD_REQUEST, "{\"error\":\"id is missing\"}");
+    }
+    SessionLog.Request request = new SessionLog.Request(json.path("autoRun").asBoolean(false),
+        json.hasNonNull("maxIterations") ? json.get("maxIterations").asInt() : null);
+    CompletionStage<String> started = takeOver.takeOver(id, request, json.path("from").asText(from),
+            SessionTakeOver.Reason.LEFT)
+        .handle((ok, failure) -> failure == null ? null
+            : String.valueOf(failure.getCause() == null ? failure.getMessage() : failure.getCause().getMessage()))
+        .thenApply(error -> { // told here, not by the leaver: it may be gone by now
+          sessions.tell(new ShardingEnvelope<>(id, new SessionLog.HandedOver(error)));
+          return error;
+        });
+    return onSuccess(started, error -> error == null
+        ? complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
+            "{\"id\":\"" + id + "\",\"node\":\"" + self + "\"}")))
+        : complete(StatusCodes.SERVICE_UNAVAILABLE, "{\"error\":\"" + error.replace("\"", "'") + "\"}"));
+  }
+
+  /** This node's live feed merged with every other node's, as {@link ClusterFeed} frames them. */
+  private Source<ByteString, NotUsed> clusterFeed() {
+    Map<String, String> known = Map.copyOf(nodes);
+    List<Source<ByteString, NotUsed>> others = new ArrayList<>();
+    for (Map.Entry<String, String> node : known.entrySet()) {
+      if (!node.getKey().equals(self)) {
+        HttpRequest ask = HttpRequest.create(node.getValue() + "/api/events").withMethod(HttpMethods.GET)
+            .addHeaders(List.of(RawHeader.create("Authorization", "Bearer " + token.get()),
+                RawHeader.create(FORWARDED, self)));
+        others.add(ClusterFeed.remote(Http.get(system).singleRequest(ask), system));
+      }
+    }
+    return ClusterFeed.merge(hub.allEvents(bufferSize).map(line -> line.sseFrame(false)), others,
+        () -> nodes.keySet().equals(known.keySet()));
+  }
+
   private Route passOn(HttpRequest request, String id, SessionLog.Location at) {
     if (at.home() == null && at.error() != null) {
       return complete(StatusCodes.SERVICE_UNAVAILABLE, "{\"error\":\"session '" + id + "' cannot be started on "
           + "another node yet: " + at.error().replace("\"", "'") + "; try again\"}");
+    }
+    if (at.home() != null && at.home().equals(self) && hub.find(id).isEmpty()) {
+      // its journal says it runs here and it does not: a hand-over to this node was cut short (the leaving node
+      // died before asking this one to start it); start it here now
+      CompletionStage<String> started = takeOver.takeOver(id, at.request(), null, SessionTakeOver.Reason.LEFT)
+          .handle((ok, failure) -> failure == null ? null : String.valueOf(failure.getCause() == null
+              ? failure.getMessage() : failure.getCause().getMessage()));
+      return onSuccess(started, error -> error == null ? reject() : complete(StatusCodes.SERVICE_UNAVAILABLE,
+          "{\"error\":\"session '" + id + "' cannot be started on this node yet: " + error.replace("\"", "'")
+              + "; try again\"}"));
     }
     if (at.home() == null || at.home().equals(self)) {
       return reject(); // none such (the usual 404), or it runs here now
@@ -137,8 +234,25 @@ public final class ClusterRoutes extends AllDirectives {
   }
 
   private CompletionStage<SessionLog.Location> where(String id) {
-    return AskPattern.ask(sessions, replyTo -> new ShardingEnvelope<>(id, new SessionLog.Where(replyTo)), ASK,
-        system.scheduler());
+    return where(id, WHERE_TRIES);
+  }
+
+  /**
+   * Asks again after {@link #WHERE_WAIT} without an answer: a question sent to a node just lost is lost with it, and
+   * once the node is downed the session's shard answers from a survivor. A question asked twice does no harm (a
+   * take-over under way answers every one).
+   */
+  private CompletionStage<SessionLog.Location> where(String id, int tries) {
+    CompletionStage<SessionLog.Location> asked = AskPattern.ask(sessions,
+        replyTo -> new ShardingEnvelope<>(id, new SessionLog.Where(replyTo)), WHERE_WAIT, system.scheduler());
+    return asked.exceptionallyCompose(failure -> tries > 1 && isTimeout(failure) ? where(id, tries - 1)
+        : CompletableFuture.failedStage(failure));
+  }
+
+  private static boolean isTimeout(Throwable failure) {
+    Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
+    return cause instanceof java.util.concurrent.TimeoutException;
   }
 
   /** After a 201 of {@code POST /api/sessions}: keeps autoRun and maxIterations in the new session's journal. */
@@ -161,9 +275,29 @@ public final class ClusterRoutes extends AllDirectives {
     } catch (IOException e) {
       request = new SessionLog.Request(false, null);
     }
-    SessionLog.Request kept = request;
+    return keep(id, request, result);
+  }
+
+  /**
+   * After {@code POST /v1/chat/completions} made a session here (its answer, streamed or not, names it): keeps it in
+   * its journal with this node as its home before the answer goes out, so that the next request of the client finds
+   * it through any node. Such sessions run blocks as the server's approval mode says.
+   */
+  private CompletionStage<org.apache.pekko.http.javadsl.server.RouteResult> keepOpenAiSession(
+      org.apache.pekko.http.javadsl.server.RouteResult result) {
+    if (!(result instanceof org.apache.pekko.http.scaladsl.server.RouteResult.Complete complete)
+        || complete.getResponse().status().intValue() != 200) {
+      return CompletableFuture.completedFuture(result);
+    }
+    return complete.getResponse().getHeader(OpenAiRoutes.SESSION_HEADER).map(h -> h.value())
+        .map(id -> keep(id, new SessionLog.Request(autoRunByDefault, null), result))
+        .orElse(CompletableFuture.completedFuture(result));
+  }
+
+  private CompletionStage<org.apache.pekko.http.javadsl.server.RouteResult> keep(
+      String id, SessionLog.Request request, org.apache.pekko.http.javadsl.server.RouteResult result) {
     return AskPattern.<ShardingEnvelope<SessionLog.Command>, Done>ask(sessions,
-            replyTo -> new ShardingEnvelope<>(id, new SessionLog.SetRequest(kept, self, replyTo)), ASK,
+            replyTo -> new ShardingEnvelope<>(id, new SessionLog.SetRequest(request, self, replyTo)), ASK,
             system.scheduler())
         .thenApply(done -> result);
   }
@@ -209,6 +343,41 @@ public final class ClusterRoutes extends AllDirectives {
       byId.values().stream().sorted(Comparator.comparing((JsonNode s) -> s.path("id").asText()).reversed())
           .forEach(list::add);
       return out;
+    });
+  }
+
+  /**
+   * Every node's {@code GET /api/summary}, each count summed (a session that moved is counted in
+   * {@code totalSessions} at each node that ran it; it is live at one only).
+   */
+  private CompletionStage<ObjectNode> clusterSummary() {
+    List<CompletableFuture<JsonNode>> parts = new ArrayList<>();
+    for (String url : List.copyOf(nodes.values())) {
+      HttpRequest ask = HttpRequest.create(url + "/api/summary").withMethod(HttpMethods.GET)
+          .addHeaders(List.of(RawHeader.create("Authorization", "Bearer " + token.get()),
+              RawHeader.create(FORWARDED, self)));
+      parts.add(Http.get(system).singleRequest(ask)
+          .thenCompose(r -> r.entity().toStrict(ASK.toMillis(), system))
+          .thenApply(strict -> {
+            try {
+              return EventCodec.mapper().readTree(strict.getData().utf8String());
+            } catch (IOException e) {
+              return (JsonNode) EventCodec.mapper().createObjectNode(); // not a summary: left out
+            }
+          })
+          .exceptionally(failure -> EventCodec.mapper().createObjectNode())
+          .toCompletableFuture());
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(all -> {
+      ObjectNode sum = EventCodec.mapper().createObjectNode();
+      for (CompletableFuture<JsonNode> part : parts) {
+        part.join().fields().forEachRemaining(field -> {
+          if (field.getValue().isIntegralNumber()) {
+            sum.put(field.getKey(), sum.path(field.getKey()).asLong(0) + field.getValue().asLong());
+          }
+        });
+      }
+      return sum;
     });
   }
 

@@ -29,7 +29,7 @@ public final class ClusterServer {
    * @throws IllegalArgumentException when the config has no token: every node must have the same one (I4J_TOKEN)
    */
   /** A started node's server and what its leave needs. */
-  public record Started(ServerHandle handle, JournalMirror mirror, ClusterBatches batches) {}
+  public record Started(ServerHandle handle, JournalMirror mirror, ClusterBatches batches, SessionHandOver handOver) {}
 
   public static Started start(ClusterNode<SessionManager.Command> node, ServerConfig config, Settings settings,
                                    Function<String, ModelProvider> models, HostInfo host) {
@@ -46,15 +46,22 @@ public final class ClusterServer {
     ServerHandle handle = Server.start(node.system(), config, settings, models, host, (hub, usual) -> {
       JournalMirror mirror = mirrors.updateAndGet(m -> m != null ? m
           : new JournalMirror(hub, node.journals(), node.system()).start());
-      ClusterRoutes made = routes.updateAndGet(r -> r != null ? r
-          : new ClusterRoutes(hub, node.system(), node.journals(), mirror, nodes, config::token));
-      SessionLog.hostOn(node.system(), new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
-          node.system().dispatchers().lookup(DispatcherSelector.blocking())));
+      ClusterRoutes made = routes.updateAndGet(r -> {
+        if (r != null) {
+          return r;
+        }
+        SessionTakeOver takeOver = new SessionTakeOver(node.system(), hub, node.reads(), settings, models, host,
+            node.system().dispatchers().lookup(DispatcherSelector.blocking()));
+        SessionLog.hostOn(node.system(), takeOver);
+        return new ClusterRoutes(hub, node.system(), node.journals(), mirror, nodes, config::token, takeOver,
+            config.sseBufferSize(), config.keepAlive(), settings.approvalMode() == Settings.ApprovalMode.AUTO);
+      });
       return made.around(usual);
     }, hub -> batches.updateAndGet(b -> b != null ? b
         : ClusterBatches.start(node.system(), hub, settings, models, host)).service());
     ownUrl.set(handle.baseUrl());
-    return new Started(handle, mirrors.get(), batches.get());
+    return new Started(handle, mirrors.get(), batches.get(), new SessionHandOver(node.system(), node.journals(),
+        nodes, config::token));
   }
 
 }

@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A node leaving the cluster on SIGTERM: the turns running on it are given {@code interpreter4j.cluster.leave-grace}
  * to end, those still running then are interrupted (their {@code turn_finished} says {@code interrupted}), and the
- * mirror is given a moment to write the last events to PostgreSQL; then the caller stops the server and the actor
- * system, whose coordinated shutdown leaves the cluster. The node's sessions are taken over on their next request.
+ * mirror is given a moment to write the last events to PostgreSQL; then each session is handed to another node,
+ * which starts it from the journal at once ({@link SessionHandOver}); then the caller stops the server and the actor
+ * system, whose coordinated shutdown leaves the cluster.
  */
 public final class GracefulLeave {
   /** How long the last events may take to reach PostgreSQL after the turns ended. */
@@ -22,12 +23,13 @@ public final class GracefulLeave {
   private GracefulLeave() {}
 
   /**
-   * Waits for the running turns (at most {@code grace}), interrupts the rest, waits for their ends and the journal.
+   * Waits for the running turns (at most {@code grace}), interrupts the rest, waits for their ends and the journal,
+   * then hands the sessions over.
    *
    * @param said where to say what happens (stderr)
    */
-  public static void run(SessionHub hub, JournalMirror mirror, Duration grace, java.io.PrintStream said)
-      throws InterruptedException {
+  public static void run(SessionHub hub, JournalMirror mirror, SessionHandOver handOver, Duration grace,
+                         java.io.PrintStream said) throws InterruptedException {
     List<SessionEntry> running = running(hub);
     if (!running.isEmpty()) {
       said.println("i4j: leaving the cluster: " + running.size() + " turn" + (running.size() == 1 ? "" : "s")
@@ -42,6 +44,7 @@ public final class GracefulLeave {
       }
     }
     mirror.awaitWritten(DRAIN);
+    handOver.handOverAll(hub, said);
     mirror.stop(); // the server's feeds end next: that is no reason to follow again
   }
 

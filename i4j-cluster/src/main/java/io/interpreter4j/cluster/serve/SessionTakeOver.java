@@ -42,10 +42,29 @@ import org.apache.pekko.stream.javadsl.Sink;
  * state is gone. The new session numbers its events on from the last one journaled.
  */
 final class SessionTakeOver implements SessionLog.Host {
-  /** What the model is told on its next call (added to the system prompt). */
-  static final String NOTE = "This session was moved to another machine because the one running it was lost: "
-      + "its interpreters were restarted and their state (variables, imports, definitions, open files) is gone. "
-      + "Define again whatever you need before you use it.";
+  /** Why a session moves here; {@link #source} is the {@code conversation} event's source. */
+  enum Reason {
+    /** Its node was downed (killed, stalled, cut off): taken over on the session's next request. */
+    LOST("node lost", "was lost"),
+    /** Its node left the cluster (SIGTERM) and handed it here before exiting. */
+    LEFT("node left", "left the cluster");
+
+    final String source;
+    final String what;
+
+    Reason(String source, String what) {
+      this.source = source;
+      this.what = what;
+    }
+
+    /** What the model is told on its next call (added to the system prompt). */
+    String note() {
+      return "This session was moved to another machine because the one running it " + what + ": its "
+          + "interpreters were restarted and their state (variables, imports, definitions, open files) is gone. "
+          + "Define again whatever you need before you use it.";
+    }
+  }
+
   private static final Duration ASK = Duration.ofSeconds(30);
 
   private final ActorSystem<SessionManager.Command> system;
@@ -69,10 +88,15 @@ final class SessionTakeOver implements SessionLog.Host {
 
   @Override
   public CompletionStage<Void> takeOver(String id, SessionLog.Request request, String lostHome) {
-    return CompletableFuture.runAsync(() -> run(id, request, lostHome), blocking);
+    return takeOver(id, request, lostHome, Reason.LOST);
   }
 
-  private void run(String id, SessionLog.Request request, String lostHome) {
+  /** Starts session {@code id} here from its journal; {@code from} is the node it ran on. */
+  CompletionStage<Void> takeOver(String id, SessionLog.Request request, String from, Reason reason) {
+    return CompletableFuture.runAsync(() -> run(id, request, from, reason), blocking);
+  }
+
+  private void run(String id, SessionLog.Request request, String lostHome, Reason reason) {
     if (hub.find(id).map(e -> !e.ended()).orElse(false)) {
       return; // runs here already
     }
@@ -88,11 +112,12 @@ final class SessionTakeOver implements SessionLog.Host {
     String where = lostHome == null ? "" : " (" + lostHome + ")";
     boolean running = turnWasRunning(events);
     events.add(new Event(id, seq, Instant.now(), new EventPayload.Error("the node running this session" + where
-        + " is gone (it left the cluster or was lost); the session moved to this node with every event journaled "
+        + (reason == Reason.LEFT ? " left the cluster" : " is gone (it left the cluster or was lost)")
+        + "; the session moved to this node with every event journaled "
         + "before, and its interpreters restarted")));
     if (running) {
       events.add(new Event(id, seq + 1, Instant.now(), new EventPayload.TurnFinished(TurnStatus.INTERRUPTED, 0,
-          "the node running this session" + where + " was lost; the turn was interrupted")));
+          "the node running this session" + where + " " + reason.what + "; the turn was interrupted")));
     }
     Path workdir = Path.of(started.cwd());
     Settings settings = base.forSession(started.model(), workdir,
@@ -120,7 +145,7 @@ final class SessionTakeOver implements SessionLog.Host {
               .filter(e -> !(e.payload() instanceof EventPayload.AssistantDelta)).toList(), settings.maxOutput())
               .messages();
       AskPattern.<Session.Command, Session.Changed>ask(created.session(),
-              replyTo -> new Session.Restore(messages, "resume", "node lost", NOTE, replyTo), ASK,
+              replyTo -> new Session.Restore(messages, "resume", reason.source, reason.note(), replyTo), ASK,
               system.scheduler())
           .toCompletableFuture().get(ASK.toSeconds(), TimeUnit.SECONDS);
     } catch (Exception e) {

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -77,15 +78,25 @@ public final class OpenAiRoutes extends AllDirectives {
   }
 
   public Route routes() {
-    return pathPrefix("v1", () ->
+    return routes(own -> own);
+  }
+
+  /**
+   * The routes, with {@code around} given those behind authentication (whole paths, {@code /v1/...}) to put its own
+   * in front of (a cluster node passes on a request continuing a session that runs on another node).
+   */
+  public Route routes(UnaryOperator<Route> around) {
+    // made once, here: the directives below may call their inner supplier per request
+    Route own = around.apply(pathPrefix("v1", () -> concat(
+        path("models", () -> get(this::modelList)),
+        path(PathMatchers.segment("chat").slash("completions"), () -> post(() ->
+            withoutRequestTimeout(() -> extractRequest(request ->
+                optionalHeaderValueByName(SESSION_HEADER, session ->
+                    SessionRoutes.jsonBody(body -> completions(request, session, body))))))))));
+    return pathPrefixTest("v1", () ->
         handleExceptions(OpenAiErrors.exceptionHandler(LOG), () ->
             handleRejections(OpenAiErrors.rejectionHandler(), () ->
-                security.checkOrigin(() -> security.authenticated(() -> concat(
-                    path("models", () -> get(this::modelList)),
-                    path(PathMatchers.segment("chat").slash("completions"), () -> post(() ->
-                        withoutRequestTimeout(() -> extractRequest(request ->
-                            optionalHeaderValueByName(SESSION_HEADER, session ->
-                                SessionRoutes.jsonBody(body -> completions(request, session, body)))))))))))));
+                security.checkOrigin(() -> security.authenticated(() -> own)))));
   }
 
   private Route modelList() {
