@@ -4,6 +4,7 @@ import io.interpreter4j.batch.journal.BatchJournal;
 import io.interpreter4j.batch.journal.ResultsFile;
 import io.interpreter4j.batch.progress.Progress;
 import io.interpreter4j.batch.progress.ProgressTracker;
+import io.interpreter4j.core.event.Event;
 import io.interpreter4j.runtime.session.SessionIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -165,8 +166,10 @@ public final class BatchJob extends AbstractBehavior<BatchJob.Command> {
       String sessionId = newSessionId();
       io(() -> plan.journal().taskStarted(task.id(), task.fingerprint(), sessionId));
       plan.tracker().started();
+      List<Consumer<Event>> alsoTell = new ArrayList<>();
+      tellListeners(l -> alsoTell.addAll(l.subscribersOf(task, sessionId)));
       ActorRef<TaskRunner.Command> runner = getContext().spawn(
-          TaskRunner.create(task, sessionId, plan.env(), runnerAdapter), "task-" + (++spawned));
+          TaskRunner.create(task, sessionId, plan.env(), alsoTell, runnerAdapter), "task-" + (++spawned));
       getContext().watchWith(runner, new RunnerStopped(task.id()));
       running.put(task.id(), new Running(task, runner, System.nanoTime()));
     }

@@ -1,7 +1,10 @@
 package io.interpreter4j.batch;
 
 import io.interpreter4j.batch.progress.Progress;
+import io.interpreter4j.core.event.Event;
 import io.interpreter4j.runtime.session.Session;
+import java.util.List;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
@@ -15,6 +18,14 @@ public interface BatchListener {
   record TaskStarted(BatchTask task, String sessionId, ActorRef<Session.Command> session) {}
 
   default void onBatchStarted(Progress progress) {}
+
+  /**
+   * A task's session is about to be created with this id: what should get every one of its events from the first
+   * (a server's hub, which shows it live). Called before {@link #onTaskStarted}.
+   */
+  default List<Consumer<Event>> subscribersOf(BatchTask task, String sessionId) {
+    return List.of();
+  }
 
   default void onTaskStarted(TaskStarted started, Progress progress) {}
 

@@ -2,22 +2,24 @@ package io.interpreter4j.cli;
 
 import com.typesafe.config.Config;
 import io.interpreter4j.batch.BatchListener;
+import io.interpreter4j.batch.BatchTask;
+import io.interpreter4j.batch.TaskResult;
 import io.interpreter4j.batch.cli.BatchEnvironment;
 import io.interpreter4j.batch.progress.Progress;
 import io.interpreter4j.core.config.Settings;
+import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.llm.ModelProvider;
-import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.runtime.session.SessionIds;
 import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.server.Server;
 import io.interpreter4j.server.ServerConfig;
 import io.interpreter4j.server.ServerHandle;
 import io.interpreter4j.server.hub.BatchBoard;
-import io.interpreter4j.server.hub.SessionHub;
-import io.interpreter4j.batch.TaskResult;
-import io.interpreter4j.runtime.session.SessionIds;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorSystem;
 
@@ -75,9 +77,13 @@ final class CliBatchEnvironment implements BatchEnvironment {
       }
 
       @Override
+      public List<Consumer<Event>> subscribersOf(BatchTask task, String sessionId) {
+        // registered before the session exists: the dashboard gets its events from the first
+        return List.of(server.register(sessionId, settings.dataDir()).subscriber());
+      }
+
+      @Override
       public void onTaskStarted(TaskStarted started, Progress progress) {
-        SessionHub.Registration registration = server.register(started.sessionId(), settings.dataDir());
-        started.session().tell(new Session.Subscribe(registration.subscriber()));
         server.attach(started.sessionId(), started.session());
         board.task(batchId, started.task().id(), "running", started.sessionId(), null);
         board.progress(batchId, name, progress.toJson());

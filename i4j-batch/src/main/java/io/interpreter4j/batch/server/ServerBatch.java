@@ -6,10 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.batch.BatchListener;
 import io.interpreter4j.batch.BatchRunner;
 import io.interpreter4j.batch.BatchSummary;
+import io.interpreter4j.batch.BatchTask;
 import io.interpreter4j.batch.TaskResult;
 import io.interpreter4j.batch.TaskStatus;
 import io.interpreter4j.batch.progress.Progress;
-import io.interpreter4j.runtime.session.Session;
+import io.interpreter4j.core.event.Event;
 import io.interpreter4j.server.hub.SessionHub;
 import java.nio.file.Path;
 import java.util.EnumMap;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,19 +117,30 @@ final class ServerBatch implements BatchListener {
     board(p);
   }
 
+  /** Registered in the hub before their session was made, not yet attached. */
+  private final java.util.Set<String> registered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  @Override
+  public List<Consumer<Event>> subscribersOf(BatchTask task, String sessionId) {
+    try {
+      SessionHub.Registration registration = hub.register(sessionId, sessionsDataDir, true);
+      registered.add(sessionId);
+      return List.of(registration.subscriber());
+    } catch (RuntimeException e) {
+      LOG.warn("batch {}: task {}'s session {} is not shown in the hub: {}", id(), task.id(), sessionId,
+          e.toString());
+      return List.of();
+    }
+  }
+
   @Override
   public void onTaskStarted(TaskStarted started, Progress p) {
     progress = p;
     synchronized (runningTasks) {
       runningTasks.put(started.task().id(), started.sessionId());
     }
-    try {
-      SessionHub.Registration registration = hub.register(started.sessionId(), sessionsDataDir, true);
-      started.session().tell(new Session.Subscribe(registration.subscriber()));
+    if (registered.remove(started.sessionId())) {
       hub.attach(started.sessionId(), started.session());
-    } catch (RuntimeException e) {
-      LOG.warn("batch {}: task {}'s session {} is not shown in the hub: {}", id(), started.task().id(),
-          started.sessionId(), e.toString());
     }
     hub.batches().task(id(), started.task().id(), "running", started.sessionId(), null);
     board(p);
