@@ -19,12 +19,12 @@ import java.util.concurrent.TimeUnit;
  * The {@code i4j} command run as a child JVM on this test's class path, as a person runs {@code ./i4j}: in a working
  * folder, with its own data and config folders and no model from the environment; what it printed is collected.
  */
-final class CliProcess {
+public final class CliProcess {
 
   private CliProcess() {}
 
   /** What a finished child said. */
-  record Result(int exit, String stdout, String stderr) {
+  public record Result(int exit, String stdout, String stderr) {
     /** The events of {@code --json}, one a line. */
     List<JsonNode> events() throws IOException {
       List<JsonNode> out = new ArrayList<>();
@@ -47,7 +47,7 @@ final class CliProcess {
   }
 
   /** Starts {@code i4j ARGS} in {@code workdir}; {@code env} is added last (it may override the folders). */
-  static Process start(Path workdir, Path data, Path config, Map<String, String> env, String... args)
+  public static Process start(Path workdir, Path data, Path config, Map<String, String> env, String... args)
       throws IOException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), Main.class.getName()));
@@ -61,7 +61,7 @@ final class CliProcess {
   }
 
   /** Feeds {@code stdin} (null: none), closes it and waits at most {@code within} for the child to exit. */
-  static Result finish(Process p, String stdin, Duration within) throws Exception {
+  public static Result finish(Process p, String stdin, Duration within) throws Exception {
     CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
     CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
     if (stdin != null) {

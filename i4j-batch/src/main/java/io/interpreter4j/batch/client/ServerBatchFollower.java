@@ -101,7 +101,9 @@ public final class ServerBatchFollower {
         }
         String state = status.path("state").asText();
         if (state.equals("done") && got >= status.path("results").asInt()) {
-          BatchSummary summary = BatchSummary.fromJson(status.path("summary"), out, null);
+          // a single server gives its summary; a cluster's progress has the same counts (total, counts, invalid)
+          BatchSummary summary = BatchSummary.fromJson(status.has("summary") ? status.get("summary") : status, out,
+              null);
           tell(l -> l.onBatchFinished(summary));
           return summary.exitCode();
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.interpreter4j.cli.CliProcess;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.testing.PostgresServer;
 import java.net.http.HttpResponse;
@@ -162,6 +163,26 @@ class ClusterBatchTest {
     JsonNode end = until(() -> progress(node, batch), p -> p.path("state").asText().equals("done"));
     assertEquals(1, end.path("counts").path("done").asInt(), end.toString());
     assertNotNull(end.path("coordinator").asText(null), end.toString());
+
+    // i4j batch FILE --server URL: submitted to the cluster's node, followed to its end, results in --out
+    Path tasks = work.resolve("tasks.jsonl");
+    Files.writeString(tasks, "{\"id\": \"x\", \"prompt\": \"six times seven\", \"cassette\": \"python.json\"}\n"
+        + "{\"id\": \"y\", \"prompt\": \"again\", \"cassette\": \"python.json\"}\n");
+    Path out = work.resolve("out.jsonl");
+    Path client = Files.createDirectories(tmp.resolve("client"));
+    CliProcess.Result r2 = CliProcess.finish(CliProcess.start(work, client, client, Map.of("I4J_TOKEN",
+        ClusterHarness.TOKEN), "batch", tasks.toString(), "--server", node.url, "-y", "--out", out.toString()),
+        null, WITHIN);
+    assertEquals(0, r2.exit(), r2.stdout() + r2.stderr());
+    List<String> got = Files.readAllLines(out);
+    assertEquals(2, got.size(), got.toString());
+    assertTrue(got.stream().allMatch(l -> l.contains("\"status\":\"done\"")), got.toString());
+    // a task that ends other than done: exit 1, as a local batch
+    Files.writeString(tasks, "{\"id\": \"z\", \"prompt\": \"no code\", \"cassette\": \"python.json\"}\n");
+    CliProcess.Result r3 = CliProcess.finish(CliProcess.start(work, client, client, Map.of("I4J_TOKEN",
+        ClusterHarness.TOKEN), "batch", tasks.toString(), "--server", node.url, "--out",
+        work.resolve("out2.jsonl").toString()), null, WITHIN);
+    assertEquals(1, r3.exit(), "without -y the block cannot run: the task ends blocked; " + r3.stdout() + r3.stderr());
   }
 
   @Test
