@@ -99,8 +99,8 @@ def _i4j_child(request, paths):
     sys.argv = ["-c"]
 
 
+_i4j_driver = compile(sys.argv[2], "<string>", "exec")  # compiled once, for every child
 _i4j_request, _i4j_paths = _i4j_serve(sys.argv[1])
-_i4j_driver = sys.argv[2]
 _i4j_child(_i4j_request, _i4j_paths)
 del _i4j_request, _i4j_paths, _i4j_serve, _i4j_child
-exec(compile(_i4j_driver, "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})
+exec(_i4j_driver, {"__name__": "__main__", "__builtins__": builtins})
