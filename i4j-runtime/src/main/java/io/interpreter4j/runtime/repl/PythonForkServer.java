@@ -148,10 +148,15 @@ public final class PythonForkServer {
     return running().fork(workdir, fullEnv);
   }
 
-  /** Stops the server (its children run on); the next fork starts a new one. */
+  /** Stops the server (its children run on) and waits a little for it to go; the next fork starts a new one. */
   synchronized void stop() {
     if (current != null) {
       current.process.destroy();
+      try {
+        current.process.waitFor(2, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       current = null;
     }
   }
