@@ -3,8 +3,11 @@ package io.interpreter4j.runtime.repl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.safety.ChildEnvironment;
 import io.interpreter4j.core.testing.RequiredTool;
 import java.io.ByteArrayOutputStream;
@@ -121,6 +124,30 @@ class PythonForkServerTest {
     assertFalse(server.accepts(List.of(dir.resolve(".venv/bin/python").toString(), "-u", "-c", driver), same));
     assertFalse(server.accepts(List.of(python, "-u", "-c", driver), environment(Map.of("PYTHONPATH", "/opt/x"))));
     assertFalse(server.accepts(List.of(python, "-u", "-c", driver), environment(Map.of("LC_ALL", "C"))));
+  }
+
+  @Test
+  void theSwitchIsOnByDefaultReadsOnAndOffAndRefusesAnythingElse() {
+    boolean before = PythonForkServer.enabled();
+    try {
+      PythonForkServer.configure(ConfigFactory.load());
+      assertTrue(PythonForkServer.enabled());
+      PythonForkServer.configure(config("off"));
+      assertFalse(PythonForkServer.enabled());
+      assertEquals(null, PythonForkServer.shared(), "off: every python is spawned");
+      PythonForkServer.configure(config("on"));
+      assertTrue(PythonForkServer.enabled());
+      IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+          () -> PythonForkServer.configure(config("sometimes")));
+      assertEquals("interpreter4j.repl.python.fork-server must be on or off, not 'sometimes'", bad.getMessage());
+    } finally {
+      PythonForkServer.setEnabled(before);
+    }
+  }
+
+  private static Config config(String value) {
+    return ConfigFactory.parseMap(Map.of("interpreter4j.repl.python.fork-server", value))
+        .withFallback(ConfigFactory.load());
   }
 
   @Test
