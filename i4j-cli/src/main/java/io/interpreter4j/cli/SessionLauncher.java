@@ -26,6 +26,7 @@ import io.interpreter4j.runtime.computer.ComputerSettings;
 import io.interpreter4j.runtime.computer.ComputerSpec;
 import io.interpreter4j.runtime.computer.browser.BrowserActor;
 import io.interpreter4j.runtime.computer.browser.BrowserSettings;
+import io.interpreter4j.runtime.repl.PythonForkServer;
 import io.interpreter4j.runtime.repl.VenvMode;
 import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.sandbox.MaskedPaths;
@@ -94,6 +95,7 @@ final class SessionLauncher {
           MaskedPaths.standard(env, settings.dataDir(), sandbox.maskedPaths()));
       containment.check();
       ProcessDefaults.set(containment, VenvMode.from(config));
+      PythonForkServer.configure(config); // interpreter4j.repl.python.fork-server
       // --computer: every session of this process may use the screen, and a browser of its own (Playwright driving
       // the system's Chromium), started at its first browser action
       BrowserSettings browser = BrowserSettings.from(config);

@@ -54,56 +54,76 @@ public final class BatchSection {
         lines.append(task).append('\n');
       }
       Files.writeString(taskFile, lines);
-      Path out = dir.resolve("results.jsonl");
-      List<String> argv = List.of(root.resolve("i4j").toString(), "batch", taskFile.toString(), "-y",
-          "--sandbox=none", "--parallel", Integer.toString(PARALLEL), "--out", out.toString());
-
-      ProcessBuilder builder = new ProcessBuilder(argv).directory(work.toFile())
-          .redirectInput(new File("/dev/null"))
-          .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(dir.resolve("stderr.txt").toFile());
-      builder.environment().put("I4J_HOME", dir.resolve("data").toString());
-      builder.environment().put("XDG_CONFIG_HOME", dir.resolve("config").toString());
-      long start = System.nanoTime();
-      Process batch = builder.start();
-      Peaks peaks = new Peaks();
-      while (!batch.waitFor(100, TimeUnit.MILLISECONDS)) {
-        peaks.sample(batch.toHandle());
-        if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(quick ? 3 : 10)) {
-          batch.descendants().forEach(ProcessHandle::destroyForcibly);
-          batch.destroyForcibly();
-          throw new IllegalStateException("i4j batch did not finish in time; stderr: "
-              + Files.readString(dir.resolve("stderr.txt")));
-        }
-      }
-      double wall = (System.nanoTime() - start) / 1e9;
-      Map<String, Integer> statuses = new TreeMap<>();
-      if (Files.exists(out)) {
-        for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
-          JsonNode result = EventCodec.mapper().readTree(line);
-          statuses.merge(result.path("status").asText(), 1, Integer::sum);
-        }
-      }
-
-      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      // fork server off first, then on: the same tasks back to back, in the same conditions
+      ObjectNode off = launch(root, dir, work, taskFile, tasks, quick, false);
+      ObjectNode node = launch(root, dir, work, taskFile, tasks, quick, true);
       node.put("what", tasks + " tasks of two blocks (python, then bash; a replayed model) through ./i4j batch -y "
-          + "--sandbox=none --parallel " + PARALLEL + ": wall time from launch to exit");
-      node.put("tasks", tasks);
-      node.put("exit_code", batch.exitValue());
-      node.set("statuses", EventCodec.mapper().valueToTree(statuses));
-      node.put("all_done", statuses.getOrDefault("done", 0) == tasks);
-      node.put("wall_s", Samples.round(wall));
-      node.put("tasks_per_s", Samples.round(tasks / wall));
-      node.put("peak_rss_mib", Samples.round(peaks.jvmKib / 1024.0));
-      node.put("peak_tree_rss_mib", Samples.round(peaks.treeKib / 1024.0));
-      node.put("peak_processes", peaks.processes);
+          + "--sandbox=none --parallel " + PARALLEL + ": wall time from launch to exit; python from the fork server, "
+          + "and beside it the same batch with interpreter4j.repl.python.fork-server = off just before");
+      node.set("fork_server_off", off);
+      node.put("ratio_fork_server_on_vs_off_tasks_per_s",
+          Samples.round(node.path("tasks_per_s").asDouble() / off.path("tasks_per_s").asDouble()));
       ObjectNode naive = naive(tasks, dir);
       node.set("naive_fresh_processes", naive);
       node.putObject("ratios").put("tasks_per_s_vs_naive",
-          Samples.round(tasks / wall / naive.path("tasks_per_s").asDouble()));
+          Samples.round(node.path("tasks_per_s").asDouble() / naive.path("tasks_per_s").asDouble()));
       return node;
     } finally {
       Tools.deleteTree(dir);
     }
+  }
+
+  /** One {@code i4j batch} run of the task file, with the python fork server on or off (a config file says which). */
+  private static ObjectNode launch(Path root, Path dir, Path work, Path taskFile, int tasks, boolean quick,
+      boolean forkServer) throws Exception {
+    String mode = forkServer ? "on" : "off";
+    Path out = dir.resolve("results-" + mode + ".jsonl");
+    Path config = dir.resolve("config-" + mode);
+    Files.createDirectories(config.resolve("interpreter4j"));
+    Files.writeString(config.resolve("interpreter4j").resolve("config.conf"),
+        "interpreter4j.repl.python.fork-server = " + mode + "\n");
+    List<String> argv = List.of(root.resolve("i4j").toString(), "batch", taskFile.toString(), "-y",
+        "--sandbox=none", "--parallel", Integer.toString(PARALLEL), "--out", out.toString());
+    Path stderr = dir.resolve("stderr-" + mode + ".txt");
+    ProcessBuilder builder = new ProcessBuilder(argv).directory(work.toFile())
+        .redirectInput(new File("/dev/null"))
+        .redirectOutput(dir.resolve("stdout-" + mode + ".txt").toFile()).redirectError(stderr.toFile());
+    builder.environment().put("I4J_HOME", dir.resolve("data-" + mode).toString());
+    builder.environment().put("XDG_CONFIG_HOME", config.toString());
+    long cpuBefore = childrenCpuMs();
+    long start = System.nanoTime();
+    Process batch = builder.start();
+    Peaks peaks = new Peaks();
+    while (!batch.waitFor(100, TimeUnit.MILLISECONDS)) {
+      peaks.sample(batch.toHandle());
+      if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(quick ? 3 : 10)) {
+        batch.descendants().forEach(ProcessHandle::destroyForcibly);
+        batch.destroyForcibly();
+        throw new IllegalStateException("i4j batch did not finish in time; stderr: " + Files.readString(stderr));
+      }
+    }
+    double wall = (System.nanoTime() - start) / 1e9;
+    long cpu = childrenCpuMs() - cpuBefore;
+    Map<String, Integer> statuses = new TreeMap<>();
+    if (Files.exists(out)) {
+      for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
+        JsonNode result = EventCodec.mapper().readTree(line);
+        statuses.merge(result.path("status").asText(), 1, Integer::sum);
+      }
+    }
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("fork_server", mode);
+    node.put("tasks", tasks);
+    node.put("exit_code", batch.exitValue());
+    node.set("statuses", EventCodec.mapper().valueToTree(statuses));
+    node.put("all_done", statuses.getOrDefault("done", 0) == tasks);
+    node.put("wall_s", Samples.round(wall));
+    node.put("tasks_per_s", Samples.round(tasks / wall));
+    node.put("cpu_ms_per_task", Samples.round((double) cpu / tasks));
+    node.put("peak_rss_mib", Samples.round(peaks.jvmKib / 1024.0));
+    node.put("peak_tree_rss_mib", Samples.round(peaks.treeKib / 1024.0));
+    node.put("peak_processes", peaks.processes);
+    return node;
   }
 
   /** The model: the python block, the bash block, the answer (64-character chunks, no delay). */
@@ -137,10 +157,26 @@ public final class BatchSection {
     }
   }
 
+  /**
+   * CPU time (user + system) of this JVM's waited-for children and their waited-for descendants, in milliseconds
+   * ({@code cutime + cstime} of /proc/self/stat, 100 ticks a second): its difference around a run is the run's CPU,
+   * a figure that other work on the machine inflates far less than wall time.
+   */
+  static long childrenCpuMs() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(fields[13]) + Long.parseLong(fields[14])) * 10;
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
   /** A fresh {@code python3 -c} and a fresh {@code bash -c} per task, {@value #PARALLEL} lanes. */
   private static ObjectNode naive(int tasks, Path dir) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
     AtomicInteger next = new AtomicInteger();
+    long cpuBefore = childrenCpuMs();
     long start = System.nanoTime();
     try {
       List<Future<?>> lanes = new ArrayList<>();
@@ -162,6 +198,7 @@ public final class BatchSection {
     double seconds = (System.nanoTime() - start) / 1e9;
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("tasks", tasks);
+    node.put("cpu_ms_per_task", Samples.round((double) (childrenCpuMs() - cpuBefore) / tasks));
     node.put("lanes", PARALLEL);
     node.put("wall_s", Samples.round(seconds));
     node.put("tasks_per_s", Samples.round(tasks / seconds));

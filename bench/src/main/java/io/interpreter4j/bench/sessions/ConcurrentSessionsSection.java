@@ -15,6 +15,7 @@ import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.replay.Cassette;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
+import io.interpreter4j.runtime.repl.PythonForkServer;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.runtime.session.SessionManager;
 import java.io.File;
@@ -232,12 +233,20 @@ public final class ConcurrentSessionsSection {
   static boolean awaitNoRepl(Duration within) throws InterruptedException {
     long deadline = System.nanoTime() + within.toNanos();
     while (System.nanoTime() < deadline) {
-      if (ProcessHandle.current().children().findAny().isEmpty()) {
+      long server = PythonForkServer.runningPid().orElse(-1L); // one per JVM, not a session's
+      if (ProcessHandle.current().children().allMatch(p -> p.pid() == server)) {
         return true;
       }
       Thread.sleep(250);
     }
     return false;
+  }
+
+  /** This JVM's children, the python fork server counted by the interpreters it forked rather than by itself. */
+  static int replProcesses() {
+    long server = PythonForkServer.runningPid().orElse(-1L);
+    return (int) ProcessHandle.current().children()
+        .mapToLong(p -> p.pid() == server ? p.children().count() : 1).sum();
   }
 
   /** Peak number of REPL processes (this JVM's children), sampled every 500 ms (each sample reads all of /proc). */
@@ -250,7 +259,7 @@ public final class ConcurrentSessionsSection {
       running = true;
       thread = new Thread(() -> {
         while (running) {
-          peak.accumulateAndGet((int) ProcessHandle.current().children().count(), Math::max);
+          peak.accumulateAndGet(replProcesses(), Math::max);
           try {
             Thread.sleep(500);
           } catch (InterruptedException e) {

@@ -17,18 +17,24 @@ import java.util.function.Supplier;
  */
 final class InterpreterLaunch {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InterpreterLaunch.class);
+
   private InterpreterLaunch() {}
 
   /** Call on the actor's thread, where the launcher knows the block's needs; completes with the running process. */
   static CompletableFuture<ReplProcess> start(ReplConfig config, ReplDialect dialect, ReplLauncher launcher,
       ReplProcess.Listener listener, Executor blocking) {
-    Map<String, String> env = environment(config);
+    Map<String, String> env = environment(config.extraEnv());
     env.putAll(dialect.environment());
     String threadName = "i4j-repl-" + dialect.name().toLowerCase(Locale.ROOT);
     Supplier<LaunchSpec> launch = launcher.launch(env);
     return CompletableFuture.supplyAsync(() -> {
       try {
         LaunchSpec spec = launch.get();
+        ReplProcess forked = dialect == ReplDialect.PYTHON ? fork(spec, config, listener, threadName) : null;
+        if (forked != null) {
+          return forked;
+        }
         return ReplProcess.start(spec.command(ReplProcess.SETSID), spec.workdir(), spec.env(), dialect.prelude(),
             dialect.ownsProcessGroup(), threadName, listener);
       } catch (IOException e) {
@@ -37,14 +43,40 @@ final class InterpreterLaunch {
     }, blocking);
   }
 
-  private static Map<String, String> environment(ReplConfig config) {
+  /**
+   * The launch as a child of the {@link PythonForkServer}, when it is on and the launch is one it reproduces (the
+   * default python in a new session, no sandbox, no virtual environment, the same start-shaping environment); null
+   * to spawn it. A server that cannot start or fork is logged and the launch spawned.
+   */
+  private static ReplProcess fork(LaunchSpec spec, ReplConfig config, ReplProcess.Listener listener, String name) {
+    PythonForkServer server = PythonForkServer.shared();
+    if (server == null || !spec.newSession() || !config.sandbox().name().equals("none")
+        || !java.nio.file.Files.isDirectory(spec.workdir())) {
+      return null;
+    }
+    Map<String, String> fullEnv = new HashMap<>(System.getenv());
+    io.interpreter4j.core.safety.ChildEnvironment.withhold(fullEnv);
+    fullEnv.putAll(spec.env());
+    if (!server.accepts(spec.argv(), fullEnv)) {
+      return null;
+    }
+    try {
+      return ReplProcess.forked(server.fork(spec.workdir(), fullEnv), ReplDialect.PYTHON.prelude(), name, listener);
+    } catch (IOException e) {
+      LOG.warn("python fork server: {}; starting python the usual way", e.getMessage());
+      return null;
+    }
+  }
+
+  /** The environment entries every interpreter gets, with {@code extraEnv} (the session's) on top. */
+  static Map<String, String> environment(Map<String, String> extraEnv) {
     Map<String, String> env = new HashMap<>();
     // live output from the code's own python children too, and no pager waiting for a key nobody will press
     env.put("PYTHONUNBUFFERED", "1");
     env.put("PYTHONIOENCODING", "utf-8");
     env.put("PAGER", "cat");
     env.put("GIT_PAGER", "cat");
-    env.putAll(config.extraEnv());
+    env.putAll(extraEnv);
     return env;
   }
 }

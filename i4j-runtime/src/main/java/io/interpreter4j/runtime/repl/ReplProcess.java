@@ -48,7 +48,10 @@ final class ReplProcess {
     void exited(ReplProcess source, int exitValue);
   }
 
-  private final Process process;
+  private final long pid;
+  /** Null for a forked child that was gone before it was held. */
+  private final ProcessHandle process;
+  private final OutputStream stdin;
   private final boolean ownsGroup;
   private final Listener listener;
   private final Semaphore stdoutPermits = new Semaphore(CHUNKS_IN_FLIGHT);
@@ -56,8 +59,10 @@ final class ReplProcess {
   private final List<Thread> readers = new ArrayList<>(2);
   private volatile boolean closed;
 
-  private ReplProcess(Process process, boolean ownsGroup, Listener listener) {
+  private ReplProcess(long pid, ProcessHandle process, OutputStream stdin, boolean ownsGroup, Listener listener) {
+    this.pid = pid;
     this.process = process;
+    this.stdin = stdin;
     this.ownsGroup = ownsGroup;
     this.listener = listener;
   }
@@ -68,12 +73,32 @@ final class ReplProcess {
     ProcessBuilder builder = new ProcessBuilder(argv).directory(workdir.toFile());
     ChildEnvironment.withhold(builder.environment()); // no I4J_TOKEN, no provider keys (pass-env comes in env)
     builder.environment().putAll(env);
-    ReplProcess repl = new ReplProcess(builder.start(), ownsGroup, listener);
-    repl.startReader(Stream.STDOUT, repl.process.getInputStream(), repl.stdoutPermits, name);
-    repl.startReader(Stream.STDERR, repl.process.getErrorStream(), repl.stderrPermits, name);
-    repl.process.onExit().thenAccept(p -> {
+    Process process = builder.start();
+    return started(new ReplProcess(process.pid(), process.toHandle(), process.getOutputStream(), ownsGroup, listener),
+        process.getInputStream(), process.getErrorStream(), process.onExit().thenApply(Process::exitValue), prelude,
+        name);
+  }
+
+  /**
+   * An interpreter forked by the {@link PythonForkServer}: its pipes and exit value as the server gives them, held
+   * as a spawned one is. It leads its own process group.
+   */
+  static ReplProcess forked(PythonForkServer.ForkedChild child, String prelude, String name, Listener listener)
+      throws IOException {
+    // a child that ended already (it could not enter its working directory) has no handle: its exit tells the rest
+    ProcessHandle handle = ProcessHandle.of(child.pid()).orElse(null);
+    return started(new ReplProcess(child.pid(), handle, child.stdin(), true, listener), child.stdout(),
+        child.stderr(), child.exit(), prelude, name);
+  }
+
+  private static ReplProcess started(ReplProcess repl, InputStream stdout, InputStream stderr,
+      java.util.concurrent.CompletableFuture<Integer> exit, String prelude, String name) throws IOException {
+    Listener listener = repl.listener;
+    repl.startReader(Stream.STDOUT, stdout, repl.stdoutPermits, name);
+    repl.startReader(Stream.STDERR, stderr, repl.stderrPermits, name);
+    exit.thenAccept(value -> {
       if (!repl.closed) {
-        listener.exited(repl, p.exitValue());
+        listener.exited(repl, value);
       }
     });
     if (prelude != null) {
@@ -88,18 +113,17 @@ final class ReplProcess {
   }
 
   long pid() {
-    return process.pid();
+    return pid;
   }
 
   boolean isAlive() {
-    return process.isAlive();
+    return process != null && process.isAlive();
   }
 
   /** Writes one command to the driver. Small writes into a pipe the idle driver is reading. */
   void send(String text) throws IOException {
-    OutputStream in = process.getOutputStream();
-    in.write(text.getBytes(StandardCharsets.UTF_8));
-    in.flush();
+    stdin.write(text.getBytes(StandardCharsets.UTF_8));
+    stdin.flush();
   }
 
   /** The listener is done with one chunk of {@code stream}; lets its reader read on. */
@@ -133,7 +157,7 @@ final class ReplProcess {
     stdoutPermits.release(CHUNKS_IN_FLIGHT);
     stderrPermits.release(CHUNKS_IN_FLIGHT);
     try {
-      process.getOutputStream().close();
+      stdin.close();
     } catch (IOException ignored) {
       // the interpreter is being killed anyway
     }
@@ -143,15 +167,17 @@ final class ReplProcess {
   /** The interpreter first, then its descendants as they are now. */
   private List<ProcessHandle> tree() {
     List<ProcessHandle> all = new ArrayList<>();
-    all.add(process.toHandle());
-    process.descendants().forEach(all::add);
+    if (process != null) {
+      all.add(process);
+      process.descendants().forEach(all::add);
+    }
     return all;
   }
 
   private void signal(String name, List<ProcessHandle> tree) {
     List<String> command = new ArrayList<>(List.of("kill", "-s", name, "--"));
     if (ownsGroup) {
-      command.add("-" + process.pid()); // the group: also reaches children orphaned by a dead parent
+      command.add("-" + pid); // the group: also reaches children orphaned by a dead parent
     } else {
       tree.forEach(h -> command.add(Long.toString(h.pid())));
     }
@@ -167,7 +193,7 @@ final class ReplProcess {
   }
 
   private void startReader(Stream stream, InputStream in, Semaphore permits, String name) {
-    Thread reader = new Thread(() -> pump(stream, in, permits), name + "-" + process.pid() + "-" + stream.label);
+    Thread reader = new Thread(() -> pump(stream, in, permits), name + "-" + pid + "-" + stream.label);
     reader.setDaemon(true);
     readers.add(reader);
     reader.start();

@@ -198,14 +198,19 @@ class ReplWorkerCrashTest {
     }
   }
 
-  /** The live processes started by this test's interpreters (and their children), found by their environment. */
+  /**
+   * The live processes started by this test's interpreters (and their children), found by their environment or, for
+   * an interpreter forked by the python fork server (whose /proc environ is the server's, from its exec), by its
+   * working directory, this test's session folder.
+   */
   List<ProcessHandle> marked() {
     String entry = "I4J_CRASH_TEST=" + mark;
     return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).filter(p -> {
       try {
-        String environ = new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "environ")),
-            StandardCharsets.UTF_8);
-        return Arrays.asList(environ.split("\0")).contains(entry);
+        Path proc = Path.of("/proc", Long.toString(p.pid()));
+        String environ = new String(Files.readAllBytes(proc.resolve("environ")), StandardCharsets.UTF_8);
+        return Arrays.asList(environ.split("\0")).contains(entry)
+            || Files.readSymbolicLink(proc.resolve("cwd")).equals(sessionDir.toRealPath());
       } catch (IOException e) {
         return false; // ended meanwhile
       }

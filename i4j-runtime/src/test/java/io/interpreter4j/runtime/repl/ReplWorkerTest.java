@@ -139,6 +139,20 @@ class ReplWorkerTest {
   class Python {
 
     @Test
+    void theDefaultPythonIsForkedByTheForkServerAndAnotherPythonIsSpawned() throws Exception {
+      io.interpreter4j.core.testing.RequiredTool.assume(PythonForkServer.enabled(),
+          "Linux (the python fork server runs only there)", "run on Linux");
+      Run forked = run(worker(config("python")), 1, "import os\nprint(os.getppid(), os.getpgrp() == os.getpid())");
+      assertEquals(PythonForkServer.runningPid().orElseThrow() + " True", forked.stdout().strip());
+
+      Path other = Files.createSymbolicLink(sessionDir.resolve("other-python"),
+          Path.of(ReplDialect.PythonExecutable.resolve()));
+      Run spawned = run(worker(config("python").withPythonExecutable(other.toString())), 1,
+          "import os\nprint(os.getppid(), os.getpgrp() == os.getpid())");
+      assertEquals(ProcessHandle.current().pid() + " True", spawned.stdout().strip());
+    }
+
+    @Test
     void keepsGlobalsAcrossBlocksAndShowsATrailingExpression() {
       var worker = worker(config("python"));
       Run first = run(worker, 1, "x = 41\ndef inc(v):\n    return v + 1\n");

@@ -1,0 +1,434 @@
+package io.interpreter4j.runtime.repl;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import io.interpreter4j.core.safety.ChildEnvironment;
+import java.io.BufferedReader;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pre-started python per JVM, with the REPL driver's imports loaded, that forks a child per python interpreter
+ * ({@code python_fork_server.py}, as {@code multiprocessing}'s forkserver does): a new session's python costs a fork
+ * instead of a python start. The child leads its own session and process group, gets the session's working
+ * directory and environment, and talks to the JVM over three FIFOs it opens as its fds 0, 1 and 2, so it looks to
+ * {@link ReplProcess} like a spawned interpreter: a pid, stdin, stdout and stderr pipes, and an exit value (the
+ * server, its parent, reports it).
+ *
+ * <p>Used only for what a fork reproduces exactly: the default python ({@link ReplDialect.PythonExecutable}), no
+ * sandbox, no virtual environment, and the environment entries that shape a python's start ({@link #shapesStart})
+ * the same as the server's; anything else is spawned as before. A server that died is started again at the next
+ * request; its children run on (their exit value is then unknown: {@link #UNKNOWN_EXIT}). It ends with the JVM
+ * (end of file on its stdin, and a shutdown hook).
+ */
+public final class PythonForkServer {
+
+  /** The exit value reported for a child whose server died before it: its parent is gone, so its status is too. */
+  static final int UNKNOWN_EXIT = 255;
+
+  private static final Logger LOG = LoggerFactory.getLogger(PythonForkServer.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long READY_SECONDS = 60;
+  private static final long FORK_SECONDS = 30;
+  /** A child that neither opens its FIFOs nor exits within this is killed (its exit then frees the JVM's opens). */
+  private static final long OPEN_SECONDS = 20;
+
+  private static volatile boolean enabled = defaultEnabled();
+  private static volatile PythonForkServer shared;
+
+  private final String python;
+  private final String driver;
+  private final Map<String, String> env;
+  private Incarnation current; // guarded by this
+  private boolean hooked; // guarded by this
+
+  PythonForkServer(String python, String driver, Map<String, String> env) {
+    this.python = python;
+    this.driver = driver;
+    this.env = Map.copyOf(env);
+  }
+
+  /** Reads {@code interpreter4j.repl.python.fork-server} (on | off) from a config with reference.conf's defaults. */
+  public static void configure(Config root) {
+    String value;
+    try {
+      value = root.getString("interpreter4j.repl.python.fork-server");
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
+    }
+    setEnabled(switch (value.strip().toLowerCase(Locale.ROOT)) {
+      case "on", "true", "yes" -> true;
+      case "off", "false", "no" -> false;
+      default -> throw new IllegalArgumentException(
+          "interpreter4j.repl.python.fork-server must be on or off, not '" + value + "'");
+    });
+  }
+
+  /** Turns the fork server on or off for python interpreters started from now on (on is honoured on Linux only). */
+  public static void setEnabled(boolean on) {
+    enabled = on && defaultEnabled();
+  }
+
+  public static boolean enabled() {
+    return enabled;
+  }
+
+  /** The pid of this JVM's fork server while one runs (for benchmarks and tests that tell it from interpreters). */
+  public static Optional<Long> runningPid() {
+    PythonForkServer server = shared;
+    return server == null ? Optional.empty() : server.pid();
+  }
+
+  /** This JVM's fork server for the default python, made (not started) on first use; null when it is turned off. */
+  static PythonForkServer shared() {
+    if (!enabled) {
+      return null;
+    }
+    PythonForkServer server = shared;
+    if (server == null) {
+      synchronized (PythonForkServer.class) {
+        if (shared == null) {
+          Map<String, String> env = new HashMap<>(System.getenv());
+          ChildEnvironment.withhold(env);
+          env.putAll(InterpreterLaunch.environment(Map.of()));
+          shared = new PythonForkServer(ReplDialect.PythonExecutable.resolve(),
+              ReplDialect.resource("python_driver.py"), env);
+        }
+        server = shared;
+      }
+    }
+    return server;
+  }
+
+  /**
+   * Environment entries a python reads as it starts (its flags, paths, locale, the user site in {@code HOME}, the
+   * time zone): a forked child keeps the server's, so a launch that sets them otherwise is spawned.
+   */
+  static boolean shapesStart(String name) {
+    return name.startsWith("PYTHON") || name.startsWith("LC_") || name.equals("LANG") || name.equals("HOME")
+        || name.equals("TZ");
+  }
+
+  /**
+   * Whether a launch of {@code argv} with the whole environment {@code fullEnv}, leading a new session, is what a
+   * child of this server is: the server's python running the driver, with the same start-shaping entries.
+   */
+  boolean accepts(List<String> argv, Map<String, String> fullEnv) {
+    return argv.equals(List.of(python, "-u", "-c", driver)) && shaping(fullEnv).equals(shaping(env));
+  }
+
+  /** Forks an interpreter in {@code workdir} with the whole environment {@code fullEnv}. Blocking. */
+  ForkedChild fork(Path workdir, Map<String, String> fullEnv) throws IOException {
+    return running().fork(workdir, fullEnv);
+  }
+
+  /** Stops the server (its children run on) and waits a little for it to go; the next fork starts a new one. */
+  synchronized void stop() {
+    if (current != null) {
+      current.process.destroy();
+      try {
+        current.process.waitFor(2, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      current = null;
+    }
+  }
+
+  synchronized Optional<Long> pid() {
+    return current != null && current.process.isAlive() ? Optional.of(current.process.pid()) : Optional.empty();
+  }
+
+  private synchronized Incarnation running() throws IOException {
+    if (current == null || !current.process.isAlive()) {
+      if (current != null) {
+        LOG.warn("the python fork server (pid {}) exited with {}; starting a new one", current.process.pid(),
+            current.process.exitValue());
+      }
+      current = Incarnation.start(python, driver, env);
+      if (!hooked) {
+        hooked = true;
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "i4j-python-fork-server-stop"));
+      }
+    }
+    return current;
+  }
+
+  private static Map<String, String> shaping(Map<String, String> all) {
+    Map<String, String> entries = new TreeMap<>();
+    all.forEach((name, value) -> {
+      if (shapesStart(name)) {
+        entries.put(name, value);
+      }
+    });
+    return entries;
+  }
+
+  private static boolean defaultEnabled() {
+    return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
+  }
+
+  /** A forked interpreter as the JVM holds it: its pid, its three pipes, and its exit value once it ends. */
+  record ForkedChild(long pid, OutputStream stdin, InputStream stdout, InputStream stderr,
+      CompletableFuture<Integer> exit) {}
+
+  /** A child as the server announced it, before the JVM opened its pipes. */
+  private record Forked(long pid, CompletableFuture<Integer> exit) {}
+
+  /** One run of the server process: its requests, and the exits of the children it forked. */
+  private static final class Incarnation {
+    private final Process process;
+    private final OutputStream requests;
+    private final Path fifos;
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<Long, CompletableFuture<Forked>> pending = new ConcurrentHashMap<>();
+    private final Map<Long, CompletableFuture<Integer>> exits = new ConcurrentHashMap<>();
+    private final CompletableFuture<Long> ready = new CompletableFuture<>();
+    private volatile boolean gone;
+
+    private Incarnation(Process process, Path fifos) {
+      this.process = process;
+      this.requests = process.getOutputStream();
+      this.fifos = fifos;
+    }
+
+    static Incarnation start(String python, String driver, Map<String, String> env) throws IOException {
+      Path fifos = Files.createTempDirectory("i4j-fork-",
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      ProcessBuilder builder = new ProcessBuilder(python, "-u", "-c",
+          ReplDialect.resource("python_fork_server.py"), fifos.toString(), driver).directory(Path.of("/").toFile());
+      builder.environment().clear();
+      builder.environment().putAll(env);
+      Process process;
+      try {
+        process = builder.start();
+      } catch (IOException e) {
+        deleteQuietly(fifos);
+        throw e;
+      }
+      Incarnation server = new Incarnation(process, fifos);
+      Thread reader = new Thread(server::readReplies, "i4j-python-fork-server-" + process.pid());
+      reader.setDaemon(true);
+      reader.start();
+      Thread errors = new Thread(() -> logErrors(process), "i4j-python-fork-server-stderr-" + process.pid());
+      errors.setDaemon(true);
+      errors.start();
+      try {
+        server.ready.get(READY_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        process.destroyForcibly();
+        throw new IOException("the python fork server did not start: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
+        throw new IOException("interrupted while the python fork server started", e);
+      }
+      return server;
+    }
+
+    ForkedChild fork(Path workdir, Map<String, String> fullEnv) throws IOException {
+      long id = ids.incrementAndGet();
+      CompletableFuture<Forked> forked = new CompletableFuture<>();
+      pending.put(id, forked);
+      ObjectNode request = JSON.createObjectNode();
+      request.put("cwd", workdir.toAbsolutePath().toString());
+      ObjectNode envNode = request.putObject("env");
+      fullEnv.forEach(envNode::put);
+      byte[] line = ("fork " + id + " " + JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8);
+      Forked child;
+      try {
+        synchronized (requests) {
+          requests.write(line);
+          requests.flush();
+        }
+        if (gone) {
+          forked.completeExceptionally(new IOException("the python fork server exited"));
+        }
+        child = forked.get(FORK_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      } catch (TimeoutException e) {
+        throw new IOException("the python fork server did not answer within " + FORK_SECONDS + " s");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while forking python", e);
+      } finally {
+        pending.remove(id);
+      }
+      return open(id, child.pid(), child.exit());
+    }
+
+    /** Opens the JVM's ends of the child's FIFOs in the order the child opens its own, then removes them. */
+    private ForkedChild open(long id, long pid, CompletableFuture<Integer> exit) throws IOException {
+      List<Path> paths = List.of(fifos.resolve(id + ".in"), fifos.resolve(id + ".out"), fifos.resolve(id + ".err"));
+      // a child that died before opening its ends would leave these opens waiting: its exit opens them instead
+      exit.thenRun(() -> unblock(paths));
+      CompletableFuture<Void> watchdog = CompletableFuture.runAsync(() -> {},
+          CompletableFuture.delayedExecutor(OPEN_SECONDS, TimeUnit.SECONDS));
+      watchdog.thenRun(() -> {
+        if (!exit.isDone()) {
+          ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+      });
+      List<java.io.Closeable> opened = new ArrayList<>(3);
+      try {
+        FileOutputStream stdin = new FileOutputStream(paths.get(0).toFile());
+        opened.add(stdin);
+        FileInputStream stdout = new FileInputStream(paths.get(1).toFile());
+        opened.add(stdout);
+        FileInputStream stderr = new FileInputStream(paths.get(2).toFile());
+        opened.add(stderr);
+        return new ForkedChild(pid, stdin, stdout, stderr, exit);
+      } catch (IOException e) {
+        for (java.io.Closeable c : opened) {
+          try {
+            c.close();
+          } catch (IOException ignored) {
+            // closing what was opened for a child that is being killed
+          }
+        }
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        throw e;
+      } finally {
+        watchdog.cancel(false);
+        paths.forEach(PythonForkServer::deleteQuietly);
+      }
+    }
+
+    /** Opens each FIFO still there read-write, which never waits and completes any open waiting on the other end. */
+    private static void unblock(List<Path> paths) {
+      for (Path path : paths) {
+        if (Files.exists(path)) {
+          try (RandomAccessFile both = new RandomAccessFile(path.toFile(), "rw")) {
+            both.getFD(); // opened: the waiting open has its partner
+          } catch (IOException ignored) {
+            // removed meanwhile: nothing waits on it
+          }
+        }
+      }
+    }
+
+    private void readReplies() {
+      try (BufferedReader replies = new BufferedReader(
+          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = replies.readLine()) != null) {
+          String[] parts = line.split(" ", 3);
+          switch (parts[0]) {
+            case "ready" -> ready.complete(Long.parseLong(parts[1]));
+            case "forked" -> {
+              long pid = Long.parseLong(parts[2]);
+              CompletableFuture<Integer> exit = new CompletableFuture<>();
+              exits.put(pid, exit); // before the fork is answered: the server reports its exit after this line
+              CompletableFuture<Forked> waiting = pending.get(Long.parseLong(parts[1]));
+              if (waiting != null) {
+                waiting.complete(new Forked(pid, exit));
+              } else {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly); // its asker gave up
+              }
+            }
+            case "failed" -> {
+              CompletableFuture<Forked> waiting = pending.get(parseId(parts[1]));
+              if (waiting != null) {
+                waiting.completeExceptionally(new IOException("the python fork server could not fork: "
+                    + (parts.length > 2 ? parts[2] : "")));
+              }
+            }
+            case "exit" -> {
+              CompletableFuture<Integer> exit = exits.remove(Long.parseLong(parts[1]));
+              if (exit != null) {
+                exit.complete(Integer.parseInt(parts[2]));
+              }
+            }
+            default -> LOG.warn("python fork server: unexpected line {}", line);
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("python fork server: reading its replies failed", e);
+      } finally {
+        ended();
+      }
+    }
+
+    /** The server is gone: waiting forks fail; its children's exits are watched without their status. */
+    private void ended() {
+      gone = true;
+      ready.completeExceptionally(new IOException("the python fork server exited before it was ready"));
+      pending.values().forEach(f -> f.completeExceptionally(new IOException("the python fork server exited")));
+      exits.forEach((pid, exit) -> {
+        Optional<ProcessHandle> child = ProcessHandle.of(pid);
+        if (child.isPresent()) {
+          child.get().onExit().thenRun(() -> exit.complete(UNKNOWN_EXIT));
+        } else {
+          exit.complete(UNKNOWN_EXIT);
+        }
+      });
+      try {
+        Files.deleteIfExists(fifos); // when empty; an open still under way needs its FIFOs
+      } catch (IOException ignored) {
+        // left in the temp folder
+      }
+    }
+
+    private static long parseId(String text) {
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+
+    private static void logErrors(Process process) {
+      try (BufferedReader errors = new BufferedReader(
+          new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = errors.readLine()) != null) {
+          LOG.warn("python fork server: {}", line);
+        }
+      } catch (IOException ignored) {
+        // the server is gone
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path path) {
+    try {
+      if (Files.isDirectory(path)) {
+        try (var files = Files.list(path)) {
+          for (Path file : files.toList()) {
+            Files.deleteIfExists(file);
+          }
+        }
+      }
+      Files.deleteIfExists(path);
+    } catch (IOException ignored) {
+      // a leftover in the temp folder is harmless
+    }
+  }
+}

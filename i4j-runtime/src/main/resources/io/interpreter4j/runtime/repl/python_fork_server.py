@@ -1,0 +1,106 @@
+# interpreter4j python fork server, run as `python -u -c <this file> <fifo folder> <driver source>`.
+# One per JVM (PythonForkServer.java). It starts once with the REPL driver's imports loaded and forks a child per
+# python interpreter a session asks for, so a new interpreter costs a fork instead of a python start (as
+# multiprocessing's forkserver does). The child runs python_driver.py as `python -u -c <driver>` would.
+# Requests, one line each on stdin: "fork <id> <json>", json {"cwd": dir, "env": {name: value}}. For each the
+# server makes three FIFOs <fifo folder>/<id>.in, .out and .err and forks; the child leads a new session (its own
+# process group), opens the FIFOs as its fds 0, 1 and 2 (the JVM opens the other ends in the same order), takes
+# the environment and working directory, and runs the driver.
+# Replies, one line each on stdout: "ready <pid>" once, "forked <id> <pid>" or "failed <id> <reason>" per request,
+# and "exit <pid> <code>" when a child ends (code as Java's Process.exitValue() gives it: 128+N for signal N).
+# End of file on stdin (the JVM is gone or closing): the server exits; its children go on until the JVM closes
+# their stdin.
+import gc, json, os, signal, sys
+# what the driver imports at its start, loaded once here for every child
+import ast, builtins, importlib.machinery, importlib.util, linecache, traceback, types
+
+
+def _i4j_serve(fifos):
+    control_in = os.fdopen(os.dup(0), "rb")
+    control_out = os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+
+    def report(line):
+        # lines are short (< PIPE_BUF), so one write is whole even when the SIGCHLD handler reports in between
+        data = line.encode("utf-8", "replace")
+        while data:
+            data = data[os.write(control_out, data):]
+
+    def reap(signum=None, frame=None):
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if os.WIFEXITED(status):
+                report("exit %d %d\n" % (pid, os.WEXITSTATUS(status)))
+            elif os.WIFSIGNALED(status):
+                report("exit %d %d\n" % (pid, 128 + os.WTERMSIG(status)))
+
+    signal.signal(signal.SIGCHLD, reap)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C in the JVM's terminal is the JVM's to handle
+    gc.collect()
+    gc.freeze()  # the children's collections leave the server's objects (and their pages) alone
+    report("ready %d\n" % os.getpid())
+    while True:
+        line = control_in.readline()
+        if not line:
+            os._exit(0)
+        verb, _, rest = line.decode("utf-8").rstrip("\n").partition(" ")
+        ident, _, payload = rest.partition(" ")
+        if verb != "fork" or not ident.isdigit():
+            report("failed %s not a request: %r\n" % (ident or "-", line[:80]))
+            continue
+        try:
+            request = json.loads(payload)
+            paths = [os.path.join(fifos, ident + suffix) for suffix in (".in", ".out", ".err")]
+            for path in paths:
+                os.mkfifo(path, 0o600)
+        except (ValueError, OSError) as e:
+            report("failed %s %s: %s\n" % (ident, type(e).__name__, str(e).replace("\n", " ")))
+            continue
+        # SIGCHLD waits until "forked" is out: the JVM hears of a child before it hears of its exit
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
+        try:
+            pid = os.fork()
+        except OSError as e:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+            report("failed %s fork: %s\n" % (ident, e))
+            continue
+        if pid == 0:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+            control_in.close()
+            os.close(control_out)
+            return request, paths
+        report("forked %s %d\n" % (ident, pid))
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+
+
+def _i4j_child(request, paths):
+    os.setsid()  # a new session: its own process group, no controlling terminal, as `setsid python` gives
+    for fd, (path, flags) in enumerate(zip(paths, (os.O_RDONLY, os.O_WRONLY, os.O_WRONLY))):
+        opened = os.open(path, flags)  # blocks until the JVM opens the other end
+        os.dup2(opened, fd)
+        os.close(opened)
+    os.environ.clear()
+    os.environ.update(request["env"])
+    try:
+        os.chdir(request["cwd"])
+    except OSError as e:
+        os.write(2, ("cannot start python in %s: %s\n" % (request["cwd"], e.strerror)).encode("utf-8", "replace"))
+        os._exit(126)
+    sys.argv = ["-c"]
+
+
+_i4j_driver = compile(sys.argv[2], "<string>", "exec")  # compiled once, for every child
+_i4j_request, _i4j_paths = _i4j_serve(sys.argv[1])
+_i4j_child(_i4j_request, _i4j_paths)
+del _i4j_request, _i4j_paths, _i4j_serve, _i4j_child
+exec(_i4j_driver, {"__name__": "__main__", "__builtins__": builtins})
