@@ -82,7 +82,7 @@ public final class ConcurrentSessionsSection {
 
       // a round of sessions first, so one-time costs (classes, caches, JIT compilation) are not charged to the N:
       // the figures are those of a warm runtime, as a long-running i4j serve is
-      int warmN = quick ? 50 : 200;
+      int warmN = quick ? 20 : 200;
       Tally warm = new Tally(warmN);
       startAll(system, settings, cassette, "warm", warmN, warm);
       warm.await(deadline);
@@ -123,7 +123,7 @@ public final class ConcurrentSessionsSection {
       // Java heap only: the REPL processes' own memory is not in it (the objects that talk to them are)
       node.put("heap_per_idle_session_kib", Samples.round((heapIdle - baseline) / 1024.0 / n));
 
-      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 400 : 2000));
+      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 200 : 2000));
       node.set("naive_fresh_process_per_block", naive);
       ObjectNode kernel = kernelMemory(dir);
       node.set("jupyter_kernel_idle", kernel);
