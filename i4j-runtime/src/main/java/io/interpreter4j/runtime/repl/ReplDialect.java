@@ -235,7 +235,9 @@ abstract class ReplDialect {
 
     private static String ask() {
       try {
-        Process p = new ProcessBuilder("python3", "-c", "import sys;print(sys.executable)")
+        // -S: no site import, which is most of a python start (a .pth file may import whole packages) and does not
+        // change sys.executable; this runs before the first prompt
+        Process p = new ProcessBuilder("python3", "-S", "-c", "import sys;print(sys.executable)")
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
             .start();
