@@ -34,21 +34,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   public interface Command {}
 
-  /**
-   * Start a model call; callId tags every reply. In first-block mode the stream ends after the first block.
-   * {@code inputChars}: the characters of the request's messages, for the usage estimate of a call whose provider
-   * reports none (the session keeps that count as its conversation grows; counting it here would walk the whole
-   * conversation at every call).
-   */
-  public record Call(int callId, ModelRequest request, int firstBlockIndex, boolean firstBlockOnly, long inputChars)
-      implements Command {
-
-    /** A call whose input is counted from the request. */
-    public Call(int callId, ModelRequest request, int firstBlockIndex, boolean firstBlockOnly) {
-      this(callId, request, firstBlockIndex, firstBlockOnly,
-          request.messages().stream().mapToLong(m -> m.content().length()).sum());
-    }
-  }
+  /** Start a model call; callId tags every reply. In first-block mode the stream ends after the first block. */
+  public record Call(int callId, ModelRequest request, int firstBlockIndex, boolean firstBlockOnly) implements Command {}
 
   /** The session has handled the last {@link Piece} of this call. */
   public record Ack(int callId) implements Command {}
@@ -195,7 +182,8 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   private Behavior<Command> onCall(Call call) {
     stopStream();
     current = call;
-    callInputChars = call.inputChars();
+    // counted now, while the model thinks: the call may end the moment its first block closes
+    callInputChars = call.request().messages().stream().mapToLong(msg -> msg.content().length()).sum();
     attempt = 1;
     startAttempt();
     return this;

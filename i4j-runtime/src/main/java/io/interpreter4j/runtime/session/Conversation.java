@@ -27,12 +27,10 @@ final class Conversation {
   /** The user's own texts, newest first. */
   private final Deque<String> userTexts = new ArrayDeque<>();
   private String title = "";
-  /** The characters of every message's content: kept as messages change, so a model call need not count them. */
-  private long chars;
 
   Conversation(String systemPrompt) {
     this.systemPrompt = systemPrompt;
-    add(ChatMessage.system(systemPrompt));
+    history.add(ChatMessage.system(systemPrompt));
   }
 
   /**
@@ -41,12 +39,7 @@ final class Conversation {
    */
   void amendSystemPrompt(String paragraph) {
     systemPrompt = systemPrompt.stripTrailing() + "\n\n" + paragraph.strip() + "\n";
-    set(0, ChatMessage.system(withNote(note)));
-  }
-
-  /** The characters of all of {@link #forModel()}'s contents (what a model call's input estimate counts). */
-  long chars() {
-    return chars;
+    history.set(0, ChatMessage.system(withNote(note)));
   }
 
   /** Everything the model gets on the next call, system prompt first (a read-only view). */
@@ -81,14 +74,14 @@ final class Conversation {
   void addUser(String text, List<ImageRef> images) {
     int last = history.size() - 1;
     if (last > 0 && history.get(last).role() == ChatMessage.Role.USER) {
-      set(last, history.get(last).append(text, images));
+      history.set(last, history.get(last).append(text, images));
     } else {
-      add(ChatMessage.user(text, images));
+      history.add(ChatMessage.user(text, images));
     }
   }
 
   void addAssistant(String text) {
-    add(ChatMessage.assistant(text));
+    history.add(ChatMessage.assistant(text));
   }
 
   /** A new conversation: only the system prompt is kept, and the title is forgotten. */
@@ -110,7 +103,6 @@ final class Conversation {
     userTexts.pop();
     history.clear();
     history.addAll(undone.get());
-    chars = count(history);
     return Optional.of(last);
   }
 
@@ -134,25 +126,6 @@ final class Conversation {
     this.note = note;
     history.add(ChatMessage.system(withNote(note)));
     history.addAll(messages);
-    chars = count(history);
-  }
-
-  private void add(ChatMessage message) {
-    history.add(message);
-    chars += message.content().length();
-  }
-
-  private void set(int index, ChatMessage message) {
-    chars += message.content().length() - history.get(index).content().length();
-    history.set(index, message);
-  }
-
-  static long count(List<ChatMessage> messages) {
-    long sum = 0;
-    for (ChatMessage message : messages) {
-      sum += message.content().length();
-    }
-    return sum;
   }
 
   private String withNote(String about) {

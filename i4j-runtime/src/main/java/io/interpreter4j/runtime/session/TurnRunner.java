@@ -261,7 +261,7 @@ final class TurnRunner {
     answer.clear();
     // The provider knows its model; the request names none so a provider prefix never reaches the wire.
     children.streamer().tell(new LlmStreamer.Call(callId, new ModelRequest("", conversation.forModel()),
-        nextBlockIndex, settings.interceptorMode() == InterceptorMode.FIRST_BLOCK, conversation.chars()));
+        nextBlockIndex, settings.interceptorMode() == InterceptorMode.FIRST_BLOCK));
   }
 
   /** Whether a streamer reply belongs to the call that runs now (stale pieces must still be acked). */
