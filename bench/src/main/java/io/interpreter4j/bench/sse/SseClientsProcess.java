@@ -39,8 +39,12 @@ final class SseClientsProcess implements AutoCloseable {
   /** Waits for every client to have seen the first turn. */
   void awaitCaughtUp(int seconds) throws Exception {
     String line = nextLine(seconds);
+    if (line == null) {
+      throw new IllegalStateException("the SSE clients' JVM exited (exit " + process.waitFor()
+          + ") before every client had the session's first turn; its messages are on stderr above");
+    }
     if (!"caught_up".equals(line)) {
-      throw new IllegalStateException("the SSE clients' JVM said " + line + " instead of caught_up");
+      throw new IllegalStateException("the SSE clients' JVM said '" + line + "' instead of caught_up");
     }
   }
 
