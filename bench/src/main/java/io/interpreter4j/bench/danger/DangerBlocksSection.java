@@ -49,8 +49,8 @@ public final class DangerBlocksSection {
 
   public static ObjectNode run(boolean quick) {
     // an analysis of 4 KB costs milliseconds: these counts keep the section under a minute on a loaded 2-core VM
-    int warmup = quick ? 300 : 1000;
-    int perRun = quick ? 100 : 300;
+    int warmup = quick ? 150 : 1000;
+    int perRun = quick ? 50 : 300;
     DangerAnalyzer analyzer = new DangerAnalyzer();
     Pass i4j = (language, code) -> analyzer.analyze(language, code, CONTEXT);
     Pass regex = (language, code) -> blocklistHits(code);

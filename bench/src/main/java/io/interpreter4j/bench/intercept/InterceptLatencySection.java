@@ -44,7 +44,7 @@ public final class InterceptLatencySection {
 
   public static ObjectNode run(boolean quick) throws Exception {
     // enough warm-up rounds (without the gap) for the JIT to compile the whole path, as in a long-running server
-    int warmup = quick ? 3000 : 6000;
+    int warmup = quick ? 2000 : 6000;
     int trials = quick ? 400 : 2000;
     Path dir = Files.createTempDirectory("i4j-bench-intercept");
     ActorSystem<SessionManager.Command> system = null;

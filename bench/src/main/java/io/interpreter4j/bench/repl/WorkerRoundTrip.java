@@ -17,17 +17,23 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * Blocks through a warm {@link ReplWorker}, driven the way a session drives it: an actor sends {@code Execute},
  * collects the {@code Output}s and, on {@code Finished}, records the round trip and sends the next block.
  */
-final class WorkerRoundTrip {
+public final class WorkerRoundTrip {
 
   private WorkerRoundTrip() {}
 
   /** Runs warmup + iterations blocks of {@code code}; every block must exit 0 and print {@code expected}. */
   static Samples measure(String language, String code, String expected, int warmup, int iterations, Path dir)
       throws Exception {
-    Samples samples = new Samples(iterations);
     java.nio.file.Files.createDirectories(dir);
+    return measure(ReplConfig.defaults(language, dir, dir), code, expected, warmup, iterations);
+  }
+
+  /** The same through a worker of {@code config} (its folders must exist). */
+  public static Samples measure(ReplConfig config, String code, String expected, int warmup, int iterations)
+      throws Exception {
+    String language = config.language();
+    Samples samples = new Samples(iterations);
     CompletableFuture<String> done = new CompletableFuture<>();
-    ReplConfig config = ReplConfig.defaults(language, dir, dir);
     Behavior<Void> root = Behaviors.setup(ctx -> {
       ActorRef<ReplWorker.Command> worker = ctx.spawn(ReplWorker.create(config), "repl-" + language);
       ctx.spawn(driver(worker, code, expected, warmup, iterations, samples, done), "driver");

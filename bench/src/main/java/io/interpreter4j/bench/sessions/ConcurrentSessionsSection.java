@@ -40,22 +40,30 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
- * {@code sessions}: N sessions at once in one JVM, each replaying a 5-turn cassette (four bash blocks, then an
- * answer) under auto-approval, each with its own bash REPL. Wall time, blocks per second, peak RSS, heap per idle
- * session (after GC, with every session idle after its turn and its bash REPL still up: the Java side of the REPL
- * counts, the processes' own memory does not) and peak REPL processes. Beside it: the same number of blocks run the naive way (a fresh bash per block, one per core), and
- * the memory of one idle Jupyter kernel, which Open Interpreter starts for each session's python.
+ * {@code sessions}: N sessions at once in one JVM, each replaying a 5-turn cassette (two python and two bash blocks,
+ * then an answer) under auto-approval, each with its own python and bash REPL. Wall time, blocks per second, peak
+ * RSS, heap per idle session (after GC, with every session idle after its turn and its REPLs still up: the Java side
+ * of the REPLs counts, the processes' own memory does not) and peak REPL processes. Beside it: the same mix of blocks
+ * run the naive way (a fresh {@code python3 -c} or {@code bash -c} per block, one lane per core), and the memory of
+ * one idle Jupyter kernel, which Open Interpreter starts for each session's python.
  */
 public final class ConcurrentSessionsSection {
 
-  /** Four blocks that use the shell's state, then an answer without a block (the turn ends done). */
+  /** One block of the cassette: its language, its code, and what it prints. */
+  record Block(String language, String code, String expected) {}
+
+  /** Four blocks that use each interpreter's state (python, bash, python, bash), then an answer without a block. */
+  static final List<Block> BLOCKS = List.of(
+      new Block("python", "answer = 6 * 7\nprint('set', answer)", "set 42\n"),
+      new Block("bash", "answer=$((6 * 7)); echo \"set $answer\"", "set 42\n"),
+      new Block("python", "print('answer is', answer)", "answer is 42\n"),
+      new Block("bash", "echo \"answer is $answer\"", "answer is 42\n"));
   static final List<String> REPLIES = List.of(
-      "I'll start by setting a variable.\n\n```bash\nanswer=$((6 * 7)); echo \"set $answer\"\n```\n",
-      "Now I'll use it from the same shell.\n\n```bash\necho \"answer is $answer\"\n```\n",
-      "Let me count a little.\n\n```bash\nfor i in 1 2 3; do printf '%s ' \"$i\"; done; echo\n```\n",
-      "And check where we are.\n\n```bash\ncd .. && cd - >/dev/null && echo ok\n```\n",
+      "I'll start by setting a variable in python.\n\n```python\n" + BLOCKS.get(0).code() + "\n```\n",
+      "And the same in the shell.\n\n```bash\n" + BLOCKS.get(1).code() + "\n```\n",
+      "Now I'll use it from the same python.\n\n```python\n" + BLOCKS.get(2).code() + "\n```\n",
+      "And from the same shell.\n\n```bash\n" + BLOCKS.get(3).code() + "\n```\n",
       "All four steps worked: the answer is **42**.");
-  static final int BLOCKS_PER_SESSION = REPLIES.size() - 1;
 
   private ConcurrentSessionsSection() {}
 
@@ -75,7 +83,7 @@ public final class ConcurrentSessionsSection {
 
       // a round of sessions first, so one-time costs (classes, caches, JIT compilation) are not charged to the N:
       // the figures are those of a warm runtime, as a long-running i4j serve is
-      int warmN = quick ? 50 : 200;
+      int warmN = quick ? 20 : 200;
       Tally warm = new Tally(warmN);
       startAll(system, settings, cassette, "warm", warmN, warm);
       warm.await(deadline);
@@ -96,7 +104,8 @@ public final class ConcurrentSessionsSection {
       pauseForInspection("idle");
 
       ObjectNode node = JsonNodeFactory.instance.objectNode();
-      node.put("what", n + " concurrent sessions, each a 5-turn replay cassette with 4 bash blocks, auto-approval");
+      node.put("what", n + " concurrent sessions, each a 5-turn replay cassette with 4 blocks (python, bash, python, "
+          + "bash), auto-approval");
       node.put("sessions", n);
       node.put("warmup_sessions", warmN);
       node.put("all_done", finished && tally.done.get() == n);
@@ -115,12 +124,13 @@ public final class ConcurrentSessionsSection {
       // Java heap only: the REPL processes' own memory is not in it (the objects that talk to them are)
       node.put("heap_per_idle_session_kib", Samples.round((heapIdle - baseline) / 1024.0 / n));
 
-      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 400 : 2000));
-      node.set("naive_fresh_bash_per_block", naive);
+      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 200 : 2000));
+      node.set("naive_fresh_process_per_block", naive);
       ObjectNode kernel = kernelMemory(dir);
       node.set("jupyter_kernel_idle", kernel);
       ObjectNode ratios = node.putObject("ratios");
-      ratios.put("blocks_per_s_vs_fresh_bash", Samples.round(blocksPerSecond / naive.path("blocks_per_s").asDouble()));
+      ratios.put("blocks_per_s_vs_fresh_processes",
+          Samples.round(blocksPerSecond / naive.path("blocks_per_s").asDouble()));
       JsonNode kernelKib = kernel.path("rss_kib");
       if (kernelKib.isNumber()) {
         ratios.put("idle_session_heap_vs_jupyter_kernel_rss",
@@ -276,7 +286,10 @@ public final class ConcurrentSessionsSection {
     }
   }
 
-  /** The naive runner on the same kind of block: a fresh {@code bash -c} per block, one runner per core. */
+  /**
+   * The naive runner on the same mix of blocks: a fresh {@code python3 -c} or {@code bash -c} per block, in the
+   * cassette's order, one runner per core. Python blocks that use state set it first (a fresh process has none).
+   */
   private static ObjectNode naiveBlocks(int blocks) throws Exception {
     int lanes = Runtime.getRuntime().availableProcessors();
     ExecutorService pool = Executors.newFixedThreadPool(lanes);
@@ -286,25 +299,31 @@ public final class ConcurrentSessionsSection {
       List<Future<?>> lanesDone = new ArrayList<>();
       for (int l = 0; l < lanes; l++) {
         lanesDone.add(pool.submit(() -> {
-          while (next.getAndIncrement() < blocks) {
-            Process p = new ProcessBuilder("bash", "--noprofile", "--norc", "-c", "echo \"answer is $((6 * 7))\"")
-                .redirectInput(new File("/dev/null")).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+          int i;
+          while ((i = next.getAndIncrement()) < blocks) {
+            Block block = BLOCKS.get(i % BLOCKS.size());
+            List<String> argv = block.language().equals("python")
+                ? List.of(Tools.python(), "-c", "answer = 6 * 7\n" + block.code())
+                : List.of("bash", "--noprofile", "--norc", "-c", "answer=$((6 * 7))\n" + block.code());
+            Process p = new ProcessBuilder(argv).redirectInput(new File("/dev/null"))
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(30, TimeUnit.SECONDS) || !out.equals("answer is 42\n")) {
-              throw new IllegalStateException("naive bash block failed: " + out);
+            if (!p.waitFor(30, TimeUnit.SECONDS) || !out.equals(block.expected())) {
+              throw new IllegalStateException("naive " + block.language() + " block failed: " + out);
             }
           }
           return null;
         }));
       }
       for (Future<?> f : lanesDone) {
-        f.get(5, TimeUnit.MINUTES);
+        f.get(10, TimeUnit.MINUTES);
       }
     } finally {
       pool.shutdownNow();
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("what", "a fresh python3 -c or bash -c per block, the same mix (half python, half bash), one lane per core");
     node.put("blocks", blocks);
     node.put("lanes", lanes);
     node.put("wall_s", Samples.round(seconds));

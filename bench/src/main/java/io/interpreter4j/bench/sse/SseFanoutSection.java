@@ -1,5 +1,6 @@
 package io.interpreter4j.bench.sse;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.bench.Samples;
@@ -26,9 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
@@ -37,7 +36,8 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  * {@code sse_fanout}: 100 Server-Sent-Events clients on {@code GET /api/sessions/{id}/events} of one busy session
  * (the model streams its answer in small pieces, then a python block prints a line every 2 ms): the lag from each
  * event's {@code ts} to its arrival at each client. Beside it, the floor: the same events seen by a subscriber
- * inside the JVM, on the session's own thread, with no HTTP and no hub.
+ * inside the JVM, on the session's own thread, with no HTTP and no hub. The clients run in a JVM of their own
+ * ({@link SseClientsProcess}), so their garbage is not the server's.
  */
 public final class SseFanoutSection {
 
@@ -51,7 +51,7 @@ public final class SseFanoutSection {
     Path dir = Files.createTempDirectory("i4j-bench-sse");
     ActorSystem<SessionManager.Command> system = null;
     ServerHandle server = null;
-    SseClients open = null;
+    SseClientsProcess open = null;
     try {
       Path work = Files.createDirectories(dir.resolve("work"));
       // the server's own model: a replay model named over the API is otherwise read from a file in its replay roots
@@ -68,20 +68,15 @@ public final class SseFanoutSection {
       Samples floor = new Samples(lines * 2);
       ActorRef<Session.Command> session = find(system, id);
 
-      CountDownLatch caughtUp = new CountDownLatch(clients);
-      AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
-      Samples lag = new Samples(clients * lines * 2);
-      CountDownLatch finished = new CountDownLatch(clients);
-      open = new SseClients(base, "/api/sessions/" + id + "/events", TOKEN, clients, caughtUp, finished,
-          measureFrom, lag);
-      if (!caughtUp.await(60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("not every SSE client got the first turn within 60 s");
-      }
+      int seconds = quick ? 90 : 300;
+      open = new SseClientsProcess(base, "/api/sessions/" + id + "/events", TOKEN, clients, seconds);
+      open.awaitCaughtUp(90);
       Instant from = Instant.now();
-      measureFrom.set(from.getEpochSecond() * 1_000_000_000L + from.getNano());
+      long measureFrom = from.getEpochSecond() * 1_000_000_000L + from.getNano();
+      open.measureFrom(measureFrom);
       session.tell(new Session.Subscribe(event -> {
         long ts = event.ts().getEpochSecond() * 1_000_000_000L + event.ts().getNano();
-        if (ts >= measureFrom.get()) {
+        if (ts >= measureFrom) {
           Instant now = Instant.now();
           floor.add(now.getEpochSecond() * 1_000_000_000L + now.getNano() - ts);
         }
@@ -93,20 +88,23 @@ public final class SseFanoutSection {
       if (posted.statusCode() != 202) {
         throw new IllegalStateException("POST messages: " + posted.statusCode() + " " + posted.body());
       }
-      boolean all = finished.await(quick ? 90 : 300, TimeUnit.SECONDS);
+      JsonNode result = open.result(seconds + 30);
+      JsonNode lag = result.path("lag");
 
       ObjectNode node = JsonNodeFactory.instance.objectNode();
       node.put("what", clients + " SSE clients of one busy session (streamed answer, then a python block printing "
           + lines + " lines 2 ms apart): event ts -> received by the client; milliseconds");
       node.put("clients", clients);
-      node.put("clients_saw_whole_turn", finished.getCount() == 0 ? clients : clients - (int) finished.getCount());
-      node.put("all_clients_complete", all);
-      node.put("deliveries", lag.size());
-      node.put("events_per_client", lag.size() / clients);
-      node.set("i4j", lag.toJson());
+      node.put("clients_jvm", "a separate JVM (" + String.join(" ", SseClientsProcess.JVM_OPTIONS)
+          + "), one selector thread for all clients");
+      node.put("clients_saw_whole_turn", result.path("clients_saw_whole_turn").asInt());
+      node.put("all_clients_complete", result.path("all_clients_complete").asBoolean());
+      node.put("deliveries", result.path("deliveries").asInt());
+      node.put("events_per_client", result.path("deliveries").asInt() / clients);
+      node.set("i4j", lag);
       node.set("floor_in_process_subscriber", floor.toJson());
       ObjectNode ratios = node.putObject("ratios");
-      ratios.put("over_floor_p99", Samples.round(lag.p99Ms() / floor.p99Ms()));
+      ratios.put("over_floor_p99", Samples.round(lag.path("p99_ms").asDouble() / floor.p99Ms()));
       return node;
     } finally {
       if (open != null) {

@@ -31,7 +31,7 @@ public final class StartupSection {
   private StartupSection() {}
 
   public static ObjectNode run(boolean quick, Path root) throws Exception {
-    int runs = quick ? 5 : 11;
+    int runs = quick ? 3 : 11;
     Path jar = root.resolve("i4j-cli/target/i4j.jar");
     Path launcher = root.resolve("i4j");
     Path dir = Files.createTempDirectory("i4j-bench-startup");

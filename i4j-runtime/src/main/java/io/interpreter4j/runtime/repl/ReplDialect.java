@@ -64,7 +64,7 @@ abstract class ReplDialect {
     @Override
     String command(String marker, Path codeFile) {
       String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
-      return "{ __i4j_begin; } 2>/dev/null; . " + quoted + "; { __i4j_done " + marker + " $?; } 2>/dev/null\n";
+      return "{ __i4j_begin; } 2>&63; . " + quoted + "; { __i4j_done " + marker + " $?; } 2>&63\n";
     }
 
     @Override
@@ -72,8 +72,8 @@ abstract class ReplDialect {
       // The code as a here-document on fd 60, sourced at top level as a file would be (state persists, and the
       // INT trap's `return` ends the block); the quoted delimiter, unique per block, keeps the code verbatim.
       String end = "__I4J_END_" + marker;
-      return "{ __i4j_begin; } 2>/dev/null; . /dev/fd/60 60<<'" + end + "'; { __i4j_done " + marker
-          + " $?; } 2>/dev/null\n" + code + (code.endsWith("\n") ? "" : "\n") + end + "\n";
+      return "{ __i4j_begin; } 2>&63; . /dev/fd/60 60<<'" + end + "'; { __i4j_done " + marker
+          + " $?; } 2>&63\n" + code + (code.endsWith("\n") ? "" : "\n") + end + "\n";
     }
 
     @Override
@@ -235,7 +235,9 @@ abstract class ReplDialect {
 
     private static String ask() {
       try {
-        Process p = new ProcessBuilder("python3", "-c", "import sys;print(sys.executable)")
+        // -S: no site import, which is most of a python start (a .pth file may import whole packages) and does not
+        // change sys.executable; this runs before the first prompt
+        Process p = new ProcessBuilder("python3", "-S", "-c", "import sys;print(sys.executable)")
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
             .start();

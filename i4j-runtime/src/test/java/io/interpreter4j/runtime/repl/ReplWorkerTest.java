@@ -519,6 +519,17 @@ class ReplWorkerTest {
     }
 
     @Test
+    void xtraceShowsTheBlocksCommandsNotTheDrivers() {
+      var worker = worker(config("bash"));
+      assertEquals(0, run(worker, 1, "set -x").exitCode());
+      Run traced = run(worker, 2, "echo hi");
+      assertEquals(0, traced.exitCode(), traced.stderr());
+      assertEquals("hi\n", traced.stdout());
+      assertTrue(traced.stderr().contains("echo hi"), traced.stderr());
+      assertFalse(traced.stderr().contains("__i4j"), "the driver's calls are traced: " + traced.stderr());
+    }
+
+    @Test
     void outputWithoutTrailingNewline() {
       var worker = worker(config("bash"));
       Run run = run(worker, 1, "printf abc; printf def >&2");
