@@ -71,7 +71,8 @@ public final class SessionLog
    * @param written    how many of the batch's events were journaled now (0: all of them were there already, or
    *                   {@code stale})
    * @param journalSeq the journal's sequence number after the batch
-   * @param stale      the session has moved away from the batch's node: none of it was journaled
+   * @param stale      the session has moved away from the batch's node: none of it was journaled (a batch it has
+   *                   already is not stale, as with {@link Append})
    */
   public record AppendedAll(int written, long journalSeq, boolean stale) implements ClusterMessage {}
 
@@ -213,20 +214,20 @@ public final class SessionLog
   }
 
   private Effect<Recorded, State> onAppendAll(State state, AppendAll m) {
-    if (state.home() != null && !state.home().equals(m.home())) {
-      m.replyTo().tell(new AppendedAll(0, state.journalSeq(), true)); // the session moved away from that node
-      return Effect().none();
-    }
     List<Recorded> fresh = new ArrayList<>(m.entries().size());
     long last = state.seq();
     for (Entry e : m.entries()) {
-      if (e.seq() > last) { // a resend, or out of order: journaled already or never to be
+      if (e.seq() > last) { // else a resend, or out of order: journaled already or never to be
         fresh.add(new EventRecorded(e.seq(), e.json(), m.home()));
         last = e.seq();
       }
     }
     if (fresh.isEmpty()) {
       m.replyTo().tell(new AppendedAll(0, state.journalSeq(), false));
+      return Effect().none();
+    }
+    if (state.home() != null && !state.home().equals(m.home())) {
+      m.replyTo().tell(new AppendedAll(0, state.journalSeq(), true)); // the session moved away from that node
       return Effect().none();
     }
     int written = fresh.size();

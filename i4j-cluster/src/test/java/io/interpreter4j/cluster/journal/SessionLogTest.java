@@ -87,6 +87,8 @@ class SessionLogTest {
     // journal: 1, 2, Moved; the old home's later events are refused, even those it had not sent before
     assertEquals(new SessionLog.AppendedAll(0, 3, true), appendAll("s2", WRITER, 3, 4));
     assertEquals(new SessionLog.AppendedAll(2, 5, false), appendAll("s2", to, 3, 4));
+    // the old home resending what was journaled before the move: acknowledged as journaled, not refused
+    assertEquals(new SessionLog.AppendedAll(0, 5, false), appendAll("s2", WRITER, 1, 2));
 
     List<EventEnvelope> read = journaled("s2");
     assertEquals(List.of("EventRecorded", "EventRecorded", "Moved", "EventRecorded", "EventRecorded"),
