@@ -34,7 +34,8 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
  * member of the cluster; once the home has been downed and removed, here, on the node holding this entity, by the
  * node's {@link Host} (which rebuilds the session from the journal); or, when its home leaves the cluster, at the
  * node it is handed to ({@link HandOver}). Being the one writer of that decision, it never lets a session run on two
- * nodes at once. Appends are idempotent by the session's event number.
+ * nodes at once. Appends are idempotent by the session's event number; a batch of events ({@link AppendAll}) is
+ * persisted with one write.
  */
 public final class SessionLog
     extends EventSourcedBehavior<SessionLog.Command, SessionLog.Recorded, SessionLog.State> {
@@ -55,6 +56,25 @@ public final class SessionLog
   public record Appended(long seq, long journalSeq) implements ClusterMessage {}
 
   public static final long STALE = -2;
+
+  /** One event to journal: the session's event number and its JSON line. */
+  public record Entry(long seq, String json) implements ClusterMessage {}
+
+  /**
+   * Journals the session's events {@code entries} (in increasing {@code seq}), written at {@code home}, with one
+   * write: those it has already are left out (a batch partly journaled journals only the rest); none from a node the
+   * session has moved away from.
+   */
+  public record AppendAll(List<Entry> entries, String home, ActorRef<AppendedAll> replyTo) implements Command {}
+
+  /**
+   * @param written    how many of the batch's events were journaled now (0: all of them were there already, or
+   *                   {@code stale})
+   * @param journalSeq the journal's sequence number after the batch
+   * @param stale      the session has moved away from the batch's node: none of it was journaled (a batch it has
+   *                   already is not stale, as with {@link Append})
+   */
+  public record AppendedAll(int written, long journalSeq, boolean stale) implements ClusterMessage {}
 
   /** What the session was made with that its events do not say, and the node it was made on; replies once kept. */
   public record SetRequest(Request request, String home, ActorRef<Done> replyTo) implements Command {}
@@ -164,6 +184,7 @@ public final class SessionLog
   public CommandHandler<Command, Recorded, State> commandHandler() {
     return newCommandHandlerBuilder().forAnyState()
         .onCommand(Append.class, this::onAppend)
+        .onCommand(AppendAll.class, this::onAppendAll)
         .onCommand(SetRequest.class, (state, m) -> Effect().persist(new RequestRecorded(m.request(), m.home()))
             .thenRun(after -> m.replyTo().tell(Done.getInstance())))
         .onCommand(GetLast.class, (state, m) -> {
@@ -190,6 +211,28 @@ public final class SessionLog
     }
     return Effect().persist(new EventRecorded(m.seq(), m.json(), m.home()))
         .thenRun(after -> m.replyTo().tell(new Appended(after.seq(), after.journalSeq())));
+  }
+
+  private Effect<Recorded, State> onAppendAll(State state, AppendAll m) {
+    List<Recorded> fresh = new ArrayList<>(m.entries().size());
+    long last = state.seq();
+    for (Entry e : m.entries()) {
+      if (e.seq() > last) { // else a resend, or out of order: journaled already or never to be
+        fresh.add(new EventRecorded(e.seq(), e.json(), m.home()));
+        last = e.seq();
+      }
+    }
+    if (fresh.isEmpty()) {
+      m.replyTo().tell(new AppendedAll(0, state.journalSeq(), false));
+      return Effect().none();
+    }
+    if (state.home() != null && !state.home().equals(m.home())) {
+      m.replyTo().tell(new AppendedAll(0, state.journalSeq(), true)); // the session moved away from that node
+      return Effect().none();
+    }
+    int written = fresh.size();
+    return Effect().persist(fresh).thenRun(after -> m.replyTo().tell(new AppendedAll(written, after.journalSeq(),
+        false)));
   }
 
   private Effect<Recorded, State> onWhere(State state, Where m) {

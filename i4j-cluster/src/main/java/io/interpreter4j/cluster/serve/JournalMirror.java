@@ -1,9 +1,9 @@
 package io.interpreter4j.cluster.serve;
 
 import io.interpreter4j.cluster.journal.SessionLog;
-import io.interpreter4j.server.hub.EventLine;
 import io.interpreter4j.server.hub.SessionHub;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -15,19 +15,35 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Copies the events of the sessions running on this node into their {@link SessionLog}s in PostgreSQL, from where
- * every node reads them. Follows the hub's feed of all sessions' events (bounded, {@value #BUFFER} events); writes
- * one event at a time per session, in order, and up to {@value #PARALLEL} sessions at once. Deltas are copied too
- * (the file journal keeps none), so that the journal knows every event id a client may have seen. So an event is
- * shown to this node's clients before it is in PostgreSQL, by at most {@link #IN_FLIGHT} events: a session taken
- * over elsewhere numbers on past that many ({@code SessionTakeOver}). Should it fall behind by more than its buffer, the feed is cut: it follows again
- * and counts the gap in {@link #gaps()} (the file journal on this node still has every event).
+ * every node reads them. Follows the hub's feed of all sessions' events (bounded, {@value #BUFFER} events); while its
+ * writes are under way the events that come wait, by session (at most {@value #WAITING}), and each session's waiting
+ * events are then journaled with one write ({@link SessionLog.AppendAll}: one {@code persistAll}, one insert), in
+ * batches of at most {@value #MAX_BATCH} events and {@value #MAX_BATCH_CHARS} characters, in order per session, up
+ * to {@value #PARALLEL} sessions at once. Under light load each event goes alone, at once. Deltas are copied too (the
+ * file journal keeps none), so that the journal knows every event id a client may have seen. So an event is shown
+ * to this node's clients before it is in PostgreSQL, by at most {@link #IN_FLIGHT} events: a session taken over
+ * elsewhere numbers on past that many ({@code SessionTakeOver}). Should it fall behind by more than its buffer, the
+ * feed is cut: it follows again and counts the gap in {@link #gaps()} (the file journal on this node still has every
+ * event).
  */
 public final class JournalMirror {
   private static final Logger LOG = LoggerFactory.getLogger(JournalMirror.class);
   static final int BUFFER = 8_192;
   static final int PARALLEL = 8;
-  /** At most this many events of this node are shown but not yet in PostgreSQL (the feed's buffer, the writes). */
-  static final int IN_FLIGHT = BUFFER + 2 * PARALLEL;
+  /** Events in one write; pekko-persistence-jdbc inserts up to its {@code batchSize} (400) rows at once. */
+  static final int MAX_BATCH = 256;
+  /** Characters of JSON in one write (one longer event is a write of its own): keeps an insert's size reasonable. */
+  static final int MAX_BATCH_CHARS = 1 << 20;
+  /** Events waiting, by session, while the writes are under way. */
+  static final int WAITING = 4 * MAX_BATCH;
+  /** The stream's input buffer past the feed's queue (its asynchronous boundary; Pekko's default at most 16). */
+  private static final int INPUT_BUFFER = 16;
+  /**
+   * At most this many events of this node are shown but not yet in PostgreSQL: the feed's buffer and the stream's
+   * input buffer, the events waiting and those of the waiting batches being handed out (each at most {@link
+   * #WAITING}), and the writes under way.
+   */
+  static final int IN_FLIGHT = BUFFER + INPUT_BUFFER + 2 * WAITING + PARALLEL * MAX_BATCH;
   private static final Duration ASK = Duration.ofSeconds(10);
 
   private final SessionHub hub;
@@ -55,7 +71,9 @@ public final class JournalMirror {
           pending.incrementAndGet();
           return line;
         })
-        .mapAsyncPartitioned(PARALLEL, EventLine::session, (line, session) -> append(line))
+        .batch(WAITING, line -> new WaitingEvents(MAX_BATCH, MAX_BATCH_CHARS).add(line), WaitingEvents::add)
+        .mapConcat(WaitingEvents::batches)
+        .mapAsyncPartitioned(PARALLEL, WaitingEvents.Batch::session, (batch, session) -> append(batch))
         .runWith(Sink.ignore(), hub.materializer())
         .whenComplete((done, failure) -> {
           if (!stopped) {
@@ -68,18 +86,17 @@ public final class JournalMirror {
     return this;
   }
 
-  private java.util.concurrent.CompletionStage<SessionLog.Appended> append(EventLine line) {
-    return AskPattern.<ShardingEnvelope<SessionLog.Command>, SessionLog.Appended>ask(journals,
-            replyTo -> new ShardingEnvelope<>(line.session(),
-                new SessionLog.Append(line.seq(), line.json(), home, replyTo)), ASK, system.scheduler())
-        .whenComplete((appended, failure) -> pending.decrementAndGet())
+  private CompletionStage<SessionLog.AppendedAll> append(WaitingEvents.Batch batch) {
+    return AskPattern.<ShardingEnvelope<SessionLog.Command>, SessionLog.AppendedAll>ask(journals,
+            replyTo -> new ShardingEnvelope<>(batch.session(),
+                new SessionLog.AppendAll(batch.entries(), home, replyTo)), ASK, system.scheduler())
+        .whenComplete((appended, failure) -> pending.addAndGet(-batch.entries().size()))
         .thenApply(appended -> {
-          if (appended.journalSeq() == SessionLog.STALE) {
-            LOG.warn("session {} moved to another node: its event {} written here was not journaled",
-                line.session(), line.seq());
-          } else if (appended.journalSeq() > 0) {
-            written.incrementAndGet();
+          if (appended.stale()) {
+            LOG.warn("session {} moved to another node: its events {} to {} written here were not journaled",
+                batch.session(), batch.entries().get(0).seq(), batch.lastSeq());
           }
+          written.addAndGet(appended.written());
           return appended;
         });
   }
