@@ -29,7 +29,8 @@ import java.util.Set;
  * of tasks would make every poll of {@code GET /api/batches} (each 2 s, up to 50 batches) large, and the progress
  * crosses the cluster in one message: the list holds at most {@link #TASKS_SHOWN} tasks, chosen as the running ones,
  * then those that ended other than {@code done}, then the latest {@code done}; {@code tasks_omitted} counts the tasks
- * dispatched or finished that it leaves out (every result is at {@code GET /api/batches/{id}/results}).
+ * dispatched or finished that it leaves out (every result is at {@code GET /api/batches/{id}/results}); a task's
+ * {@code error} is cut to {@value #ERROR_SHOWN} characters.
  */
 public final class BatchProgress {
   private BatchProgress() {}
@@ -42,6 +43,8 @@ public final class BatchProgress {
    */
   /** The most tasks {@code tasks} lists. */
   public static final int TASKS_SHOWN = 100;
+  /** A task's {@code error} in the list is cut to this many characters (its result line has it whole). */
+  static final int ERROR_SHOWN = 300;
 
   /**
    * What the journal says of a task dispatched or finished.
@@ -97,7 +100,7 @@ public final class BatchProgress {
         n.put("status", t.result().status().wireName());
         n.put("session", t.result().session() != null ? t.result().session()
             : t.dispatched() != null ? t.dispatched().sessionId() : null);
-        n.put("error", t.result().error());
+        n.put("error", cut(t.result().error()));
         n.put("node", t.resultNode());
       } else {
         n.put("status", "running");
@@ -132,6 +135,10 @@ public final class BatchProgress {
       }
     }
     return fileOrder(spec, chosen);
+  }
+
+  private static String cut(String error) {
+    return error == null || error.length() <= ERROR_SHOWN ? error : error.substring(0, ERROR_SHOWN - 3) + "...";
   }
 
   private static List<String> fileOrder(BatchSpec spec, Collection<String> ids) {

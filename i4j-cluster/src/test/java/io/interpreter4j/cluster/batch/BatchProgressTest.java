@@ -93,8 +93,9 @@ class BatchProgressTest {
     BatchSpec spec = new BatchSpec("big", new BatchSpec.Options(4, true, false, 60_000, null), specs, 1_000_000);
     Map<String, BatchProgress.TaskState> tasks = new LinkedHashMap<>();
     List<TaskResult> results = new ArrayList<>();
-    for (int i = 0; i < 900; i++) { // t0..t899 finished, in order; t7 failed
-      TaskResult r = result("t" + i, i == 7 ? TaskStatus.FAILED : TaskStatus.DONE);
+    for (int i = 0; i < 900; i++) { // t0..t899 finished, in order; t7 failed with a long error
+      TaskResult r = i == 7 ? new TaskResult("t7", TaskStatus.FAILED, "s-t7", 1, 0, 0, 1000, 10, 5, null,
+          "x".repeat(5000)) : result("t" + i, TaskStatus.DONE);
       results.add(r);
       tasks.put("t" + i, new BatchProgress.TaskState(dispatch("t" + i, 1, "n1", "s-t" + i), r, "n1"));
     }
@@ -110,6 +111,9 @@ class BatchProgressTest {
     list.forEach(t -> ids.add(t.path("id").asText()));
     assertEquals("t7", ids.get(0), "the failure first, in file order: " + ids);
     assertEquals("failed", list.get(0).path("status").asText());
+    assertEquals(BatchProgress.ERROR_SHOWN, list.get(0).path("error").asText().length(), "the error cut");
+    assertTrue(list.get(0).path("error").asText().endsWith("..."));
+    assertTrue(p.toString().length() < 20_000, "bounded: " + p.toString().length() + " characters");
     // then the latest 95 done (t805..t899) and the 4 running
     assertEquals("t805", ids.get(1), ids.toString());
     assertEquals("t899", ids.get(95), ids.toString());
