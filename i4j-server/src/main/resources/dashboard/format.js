@@ -89,3 +89,9 @@ export function refreshRelativeTimes() {
 export function stripAnsi(s) {
   return s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '');
 }
+
+/** "127.0.0.1:25520" of "pekko://i4j@127.0.0.1:25520": a cluster node's address without the system's name. */
+export function nodeName(address) {
+  const at = String(address).lastIndexOf('@');
+  return at >= 0 ? String(address).slice(at + 1) : String(address);
+}

@@ -5,7 +5,7 @@
  */
 import { EventStream } from '../api.js';
 import { h } from '../dom.js';
-import { enc, fmtCount, setRel, tokensTitle } from '../format.js';
+import { enc, fmtCount, nodeName, setRel, tokensTitle } from '../format.js';
 import { FILTERS, isWaiting, sessionTitle, statusInfo, statusPill } from '../status.js';
 import { applyGlobalEvent, scheduleRefresh, sortSessions, store } from '../store.js';
 import { loadBatches } from './batches.js';
@@ -202,10 +202,4 @@ export class SessionsView {
     r.tokens.title = tokensTitle(s.inputTokens, s.outputTokens);
     return r;
   }
-}
-
-/** "127.0.0.1:25520" of "pekko://i4j@127.0.0.1:25520": the node's cluster address without the system's name. */
-function nodeName(address) {
-  const at = String(address).lastIndexOf('@');
-  return at >= 0 ? String(address).slice(at + 1) : String(address);
 }

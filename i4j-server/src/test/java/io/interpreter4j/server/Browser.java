@@ -28,25 +28,25 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Headless Debian Chromium driven by Selenium through Debian's chromedriver, for the dashboard tests. Both paths
  * are given explicitly, so Selenium Manager never runs and nothing is downloaded; the browser runs with its
  * background networking off and a throw-away profile. {@code -Di4j.chromium=...} and {@code -Di4j.chromedriver=...}
- * point elsewhere.
+ * point elsewhere. Public, in the test-jar: i4j-cli's cluster dashboard test drives it too.
  */
-final class Browser implements AutoCloseable {
-  static final Path CHROMIUM = Path.of(System.getProperty("i4j.chromium", "/usr/bin/chromium"));
-  static final Path CHROMEDRIVER = Path.of(System.getProperty("i4j.chromedriver", "/usr/bin/chromedriver"));
+public final class Browser implements AutoCloseable {
+  public static final Path CHROMIUM = Path.of(System.getProperty("i4j.chromium", "/usr/bin/chromium"));
+  public static final Path CHROMEDRIVER = Path.of(System.getProperty("i4j.chromedriver", "/usr/bin/chromedriver"));
   /** Generous, bounded: every wait of these tests ends well before this unless something is broken. */
-  static final Duration WAIT = Duration.ofSeconds(30);
+  public static final Duration WAIT = Duration.ofSeconds(30);
 
   /** Where chromedriver's log and the screenshots of failed waits go (kept after the run). */
   static final Path ARTIFACTS = Path.of("target", "browser-test");
 
-  final ChromeDriver driver;
+  public final ChromeDriver driver;
 
   /** The browser tests' own, older switch of the required mode; I4J_REQUIRE_ALL=true covers it. */
   static final RequiredTool.Switch BROWSER_REQUIRED = new RequiredTool.Switch("I4J_BROWSER_REQUIRED",
       "i4j.browser.required");
 
   /** Whether Chromium and chromedriver are there. */
-  static boolean installed() {
+  public static boolean installed() {
     return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
   }
 
@@ -54,7 +54,7 @@ final class Browser implements AutoCloseable {
    * Skips the calling test when Chromium or chromedriver is not installed, or fails it under
    * {@code I4J_REQUIRE_ALL=true} (or the older {@code I4J_BROWSER_REQUIRED=true}, {@code -Di4j.browser.required=true}).
    */
-  static void assumeInstalled() {
+  public static void assumeInstalled() {
     RequiredTool required = RequiredTool.ofThisRun(BROWSER_REQUIRED);
     required.need(Files.isExecutable(CHROMIUM), "Chromium at " + CHROMIUM + " (for the dashboard browser tests)",
         "apt-get install chromium chromium-driver, or point -Di4j.chromium=PATH at one");
@@ -64,7 +64,7 @@ final class Browser implements AutoCloseable {
   }
 
   /** Starts a headless Chromium whose window is width x height CSS pixels, with a new profile in profileDir. */
-  Browser(Path profileDir, int width, int height) throws IOException {
+  public Browser(Path profileDir, int width, int height) throws IOException {
     Files.createDirectories(ARTIFACTS);
     // Selenium logs a warning per session when no CDP bindings match the browser's version; we never use CDP.
     Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE);
@@ -98,48 +98,53 @@ final class Browser implements AutoCloseable {
 
   /** Logs this browser in with the token: {@code /?token=} sets the cookie and redirects to {@code /}. */
   void login(TestServer server) {
-    driver.get(server.base() + "/?token=" + TestServer.TOKEN);
-    waitFor("the dashboard to load", d -> d.getCurrentUrl().equals(server.base() + "/")
+    login(server.base(), TestServer.TOKEN);
+  }
+
+  /** Logs this browser in to the server at {@code base} (http://host:port) with {@code token}. */
+  public void login(String base, String token) {
+    driver.get(base + "/?token=" + token);
+    waitFor("the dashboard to load", d -> d.getCurrentUrl().equals(base + "/")
         && !d.findElements(By.cssSelector("[data-testid=sessions-table]")).isEmpty());
   }
 
   /** Waits (at most {@link #WAIT}) until condition is truthy and returns its value; stale elements are retried. */
-  <T> T waitFor(String what, Function<WebDriver, T> condition) {
+  public <T> T waitFor(String what, Function<WebDriver, T> condition) {
     return new WebDriverWait(driver, WAIT)
         .ignoring(StaleElementReferenceException.class)
         .withMessage(() -> "waiting for " + what + "; page: " + describePage())
         .until(condition);
   }
 
-  WebElement waitFor(String what, By by) {
+  public WebElement waitFor(String what, By by) {
     return waitFor(what, d -> {
       List<WebElement> found = d.findElements(by);
       return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
     });
   }
 
-  void waitGone(String what, By by) {
+  public void waitGone(String what, By by) {
     waitFor(what, d -> d.findElements(by).isEmpty());
   }
 
   /** The element's whole text (textContent: also what is scrolled out of sight). */
-  static String text(WebElement e) {
+  public static String text(WebElement e) {
     String t = e.getDomProperty("textContent");
     return t == null ? "" : t;
   }
 
-  Object js(String script, Object... args) {
+  public Object js(String script, Object... args) {
     return ((JavascriptExecutor) driver).executeScript(script, args);
   }
 
   /** Console errors since the last call: uncaught exceptions and console.error calls. */
-  List<String> consoleErrors() {
+  public List<String> consoleErrors() {
     return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
         .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
         .map(LogEntry::toString).collect(Collectors.toList());
   }
 
-  void screenshot(Path png) throws IOException {
+  public void screenshot(Path png) throws IOException {
     Files.createDirectories(png.toAbsolutePath().getParent());
     Files.write(png, driver.getScreenshotAs(OutputType.BYTES));
   }

@@ -176,8 +176,8 @@ class DashboardBrowserTest extends DashboardPage {
     String model = cassette("batch-task", null, "Task done.");
     String session = server.createSession(body("message", "Task one", "model", model, "autoRun", true));
     ObjectNode progress = EventCodec.mapper().createObjectNode();
-    progress.put("total", 3).put("finished", 1).put("running", 1).put("queued", 1).put("ratePerMin", 2.5)
-        .put("etaMs", 60_000);
+    progress.put("total", 3).put("finished", 1).put("running", 1).put("queued", 1).put("rate_per_min", 2.5)
+        .put("eta_ms", 60_000);
     progress.putObject("counts").put("done", 1).put("failed", 0);
     server.handle.hub().batches().progress("b-20261202", "nightly-checks", progress);
     server.handle.hub().batches().task("b-20261202", "task-one", "done", session, null);

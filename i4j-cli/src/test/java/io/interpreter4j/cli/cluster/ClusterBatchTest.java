@@ -189,7 +189,8 @@ class ClusterBatchTest {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void theTasksOfANodeLeavingOnSigtermRunAgainOnAnotherAndEndDone() throws Exception {
     Path work = startNodes("i4j_cluster_batch_leave", 2, "interpreter4j.cluster.leave-grace = 1s\n");
-    Files.writeString(work.resolve("python.json"), cassette("python", "print(6 * 7)"));
+    // slower tasks (about 5 s each): the leaving node is still running the one seen below when it gets SIGTERM
+    Files.writeString(work.resolve("python.json"), cassette("python", "print(6 * 7)", 250));
     StringBuilder file = new StringBuilder();
     int tasks = 20;
     for (int i = 0; i < tasks; i++) {
@@ -202,9 +203,14 @@ class ClusterBatchTest {
     ServeNode leaves = nodes.get(1);
     String batch = api.json("POST", stays.url + "/api/batches?parallel=4&yes=true&base_dir=" + work,
         file.toString(), 201).path("id").asText();
+    // the progress's task list names the node each task runs on: SIGTERM once the leaving node runs one
     ClusterHarness.eventually(() -> {
       JsonNode p = progress(stays, batch);
-      assertTrue(p.path("finished").asInt() >= 2, p.toString());
+      boolean running = false;
+      for (JsonNode t : p.path("tasks")) {
+        running |= t.path("status").asText().equals("running") && t.path("node").asText().equals(cluster.address(1));
+      }
+      assertTrue(p.path("finished").asInt() >= 2 && running, p.toString());
       return null;
     });
     assertEquals(0, leaves.terminate(), leaves.log());
@@ -263,9 +269,14 @@ class ClusterBatchTest {
 
   /** A task's model: a short block in {@code language}, then an answer without code; streamed slowly. */
   private static String cassette(String language, String code) {
+    return cassette(language, code, 60);
+  }
+
+  /** @param delayMs between the replies' 4-character chunks */
+  private static String cassette(String language, String code, int delayMs) {
     return "{\"turns\": ["
         + "{\"reply\": \"Working it out.\\n\\n```" + language + "\\n" + code + "\\n```\\n\", \"chunk_chars\": 4, "
-        + "\"delay_ms\": 60},"
-        + "{\"reply\": \"Six times seven is 42.\", \"chunk_chars\": 4, \"delay_ms\": 60}]}";
+        + "\"delay_ms\": " + delayMs + "},"
+        + "{\"reply\": \"Six times seven is 42.\", \"chunk_chars\": 4, \"delay_ms\": " + delayMs + "}]}";
   }
 }

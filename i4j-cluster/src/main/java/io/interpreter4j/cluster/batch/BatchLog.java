@@ -60,7 +60,7 @@ public final class BatchLog extends EventSourcedBehavior<BatchLog.Command, Batch
   public record Snapshot(BatchSpec spec, List<String> finished, Map<String, Integer> attempts,
                          Map<String, String> nodes) implements ClusterMessage {}
 
-  /** The progress JSON (null: no such batch), without the coordinator (see {@link BatchProgress}). */
+  /** The progress JSON with its tasks (null: no such batch), without the coordinator (see {@link BatchProgress}). */
   public record GetProgress(ActorRef<ProgressJson> replyTo) implements Command {}
 
   public record ProgressJson(String json) implements ClusterMessage {}
@@ -86,6 +86,8 @@ public final class BatchLog extends EventSourcedBehavior<BatchLog.Command, Batch
     final Map<String, String> results = new LinkedHashMap<>();
     final List<TaskResult> parsed = new ArrayList<>();
     final Map<String, TaskDispatched> dispatched = new HashMap<>();
+    /** Each task dispatched or finished, as the progress lists it. */
+    final Map<String, BatchProgress.TaskState> tasks = new HashMap<>();
     long lastFinishedAtMs;
 
     int running() {
@@ -133,7 +135,8 @@ public final class BatchLog extends EventSourcedBehavior<BatchLog.Command, Batch
         .onCommand(GetSnapshot.class, this::onGetSnapshot)
         .onCommand(GetProgress.class, (state, m) -> {
           m.replyTo().tell(new ProgressJson(state.spec == null ? null : BatchProgress.json(batchId, state.spec,
-              state.parsed, state.running(), state.lastFinishedAtMs, System.currentTimeMillis()).toString()));
+              state.tasks, state.parsed, state.running(), state.lastFinishedAtMs, System.currentTimeMillis())
+              .toString()));
           return Effect().none();
         })
         .onCommand(GetResults.class, (state, m) -> {
@@ -182,11 +185,18 @@ public final class BatchLog extends EventSourcedBehavior<BatchLog.Command, Batch
         })
         .onEvent(TaskDispatched.class, (state, e) -> {
           state.dispatched.put(e.taskId(), e);
+          BatchProgress.TaskState was = state.tasks.get(e.taskId());
+          state.tasks.put(e.taskId(), was == null ? new BatchProgress.TaskState(e, null, null)
+              : new BatchProgress.TaskState(e, was.result(), was.resultNode()));
           return state;
         })
         .onEvent(TaskFinished.class, (state, e) -> {
           if (state.results.putIfAbsent(e.taskId(), e.line()) == null) {
-            state.parsed.add(TaskResult.fromJsonLine(e.line()));
+            TaskResult result = TaskResult.fromJsonLine(e.line());
+            state.parsed.add(result);
+            BatchProgress.TaskState was = state.tasks.get(e.taskId());
+            state.tasks.put(e.taskId(), new BatchProgress.TaskState(was == null ? null : was.dispatched(), result,
+                e.node()));
             state.lastFinishedAtMs = Math.max(state.lastFinishedAtMs, e.atMs());
           }
           return state;

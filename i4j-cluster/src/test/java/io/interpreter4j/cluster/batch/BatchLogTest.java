@@ -14,6 +14,7 @@ import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.testing.PostgresServer;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -109,6 +110,12 @@ class BatchLogTest {
     assertEquals(1, p.path("running").asInt());
     assertEquals(1, p.path("counts").path("done").asInt());
     assertEquals(1, p.path("counts").path("failed").asInt());
+    // the tasks as the dashboard lists them: b's kept result (not its second run's), a failed, c running
+    List<String> tasks = new ArrayList<>();
+    p.path("tasks").forEach(t -> tasks.add(t.path("id").asText() + " " + t.path("status").asText() + " "
+        + t.path("session").asText() + " " + t.path("node").asText()));
+    assertEquals(List.of("a failed s-a1 node-2", "b done s-b1 node-1", "c running s-c1 node-2"), tasks, p.toString());
+    assertEquals(0, p.path("tasks_omitted").asInt());
 
     // what PostgreSQL holds: the submission once, three dispatches, two results; read back as written
     List<EventEnvelope> events = node.reads().currentEventsByPersistenceId(BatchLog.persistenceId("b1").id(), 0,
