@@ -162,11 +162,16 @@ public final class ServerBatchFollower {
     tell(l -> l.onTaskFinished(result, progress));
   }
 
-  /** The tasks the server says are running that the listeners have not heard of yet. */
+  /**
+   * The tasks the server says are running that the listeners have not heard of yet: a single server's
+   * {@code running_tasks}, or a cluster's {@code tasks} whose status is {@code running}.
+   */
   private void startedTasks(JsonNode status, Progress progress) {
-    for (JsonNode t : status.path("running_tasks")) {
+    JsonNode running = status.has("running_tasks") ? status.path("running_tasks") : status.path("tasks");
+    for (JsonNode t : running) {
       String task = t.path("id").asText();
-      if (!task.isEmpty() && started.add(task)) {
+      boolean isRunning = !t.has("status") || t.path("status").asText().equals("running");
+      if (!task.isEmpty() && isRunning && started.add(task)) {
         taskStarted(task, t.path("session").asText(null), progress);
       }
     }
