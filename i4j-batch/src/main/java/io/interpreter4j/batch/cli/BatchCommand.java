@@ -379,6 +379,11 @@ public final class BatchCommand implements Callable<Integer> {
         Runtime.getRuntime().halt(130);
       }
     };
+    return onStopSignals(handler);
+  }
+
+  /** Handles SIGINT and SIGTERM with {@code handler}; the returned action puts the earlier handlers back. */
+  static Runnable onStopSignals(SignalHandler handler) {
     SignalHandler oldInt = Signal.handle(new Signal("INT"), handler);
     SignalHandler oldTerm = Signal.handle(new Signal("TERM"), handler);
     return () -> {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
@@ -105,12 +104,7 @@ final class ServerBatchRun {
         Runtime.getRuntime().halt(130);
       }
     };
-    SignalHandler oldInt = Signal.handle(new Signal("INT"), handler);
-    SignalHandler oldTerm = Signal.handle(new Signal("TERM"), handler);
-    return () -> {
-      Signal.handle(new Signal("INT"), oldInt);
-      Signal.handle(new Signal("TERM"), oldTerm);
-    };
+    return BatchCommand.onStopSignals(handler);
   }
 
   private int usage(String message) {
