@@ -50,6 +50,17 @@ class TargetsTest {
   }
 
   @Test
+  void idleSessionPssIsTheForkedInterpretersWhenTheSectionRanBothWays() throws Exception {
+    JsonNode t = Targets.evaluate(report("""
+        {"sessions": {"heap_per_idle_session_kib": 80},
+         "session_start": {"idle_session_interpreter": {
+             "fork_server_on": {"pss_kib": 7300, "fork_server_pss_kib": 9300},
+             "fork_server_off": {"pss_kib": 11200}}}}"""));
+    assertEquals(7380.0, t.path("idle_python_session_pss_kib").path("figure").asDouble());
+    assertEquals("met", status(t, "idle_python_session_pss_kib"));
+  }
+
+  @Test
   void sandboxAndSseAndQuickRun() throws Exception {
     JsonNode t = Targets.evaluate(report("""
         {"sandbox": {"ratios": {"sandboxed_over_unsandboxed_median": 1.1}, "first_block_median_ms": {"median": 75}},
