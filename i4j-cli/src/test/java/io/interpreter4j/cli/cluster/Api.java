@@ -23,6 +23,24 @@ final class Api {
   /** One event read from a stream: its SSE id and its JSON. */
   record Sse(long id, JsonNode event) {}
 
+  /** The event's {@code type}. */
+  static String type(Sse e) {
+    return e.event().path("type").asText();
+  }
+
+  /** A turn ended after the user message "again". */
+  static boolean answeredAgain(List<Sse> seen) {
+    boolean asked = false;
+    for (Sse e : seen) {
+      if (type(e).equals("user_message") && e.event().path("text").asText().equals("again")) {
+        asked = true;
+      } else if (asked && type(e).equals("turn_finished")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final String token;
 

@@ -1,5 +1,6 @@
 package io.interpreter4j.cli.cluster;
 
+import static io.interpreter4j.cli.cluster.Api.type;
 import static io.interpreter4j.cli.cluster.ClusterHarness.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -108,11 +109,11 @@ class ClusterFailoverTest {
       Made m = made.get(i);
       long last = lastId(before.get(i));
       ServeNode other = i % 2 == 0 ? c : a;
-      List<Api.Sse> after = api.events(other.url, m.id(), last, answeredAgain(), WITHIN);
+      List<Api.Sse> after = api.events(other.url, m.id(), last, Api::answeredAgain, WITHIN);
       assertNoGapNoDuplicate(other, m.id(), last, after);
       assertKept(a, m.id(), before.get(i));
     }
-    List<Api.Sse> slowAfter = api.events(c.url, slowId, lastId(slowBefore), answeredAgain(), WITHIN);
+    List<Api.Sse> slowAfter = api.events(c.url, slowId, lastId(slowBefore), Api::answeredAgain, WITHIN);
     assertNoGapNoDuplicate(c, slowId, lastId(slowBefore), slowAfter);
     JsonNode lostNote = slowAfter.stream().map(Api.Sse::event)
         .filter(e -> e.path("type").asText().equals("error")).findFirst().orElseThrow();
@@ -189,24 +190,6 @@ class ClusterFailoverTest {
     return seen -> seen.stream().filter(e -> type(e).equals("turn_finished")).count() >= n;
   }
 
-  /** A turn ended after the user message "again". */
-  private static Predicate<List<Api.Sse>> answeredAgain() {
-    return seen -> {
-      boolean asked = false;
-      for (Api.Sse e : seen) {
-        if (type(e).equals("user_message") && e.event().path("text").asText().equals("again")) {
-          asked = true;
-        } else if (asked && type(e).equals("turn_finished")) {
-          return true;
-        }
-      }
-      return false;
-    };
-  }
-
-  private static String type(Api.Sse e) {
-    return e.event().path("type").asText();
-  }
 
   private static long lastId(List<Api.Sse> events) {
     return events.get(events.size() - 1).id();

@@ -1,5 +1,6 @@
 package io.interpreter4j.cli.cluster;
 
+import static io.interpreter4j.cli.cluster.Api.type;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,7 +94,7 @@ class GracefulLeaveTest {
     }
     for (String id : List.of(idle, running)) {
       long last = before.get(id).get(before.get(id).size() - 1).id();
-      List<Api.Sse> after = api.events(stays.url, id, last, GracefulLeaveTest::answeredAgain, WITHIN);
+      List<Api.Sse> after = api.events(stays.url, id, last, Api::answeredAgain, WITHIN);
       List<Long> ids = after.stream().map(Api.Sse::id).toList();
       assertTrue(ids.get(0) > last, id + ": an event at or before Last-Event-ID " + last + ": " + ids);
       for (int i = 1; i < ids.size(); i++) {
@@ -129,22 +130,5 @@ class GracefulLeaveTest {
 
   private static Predicate<List<Api.Sse>> turnEnded() {
     return seen -> seen.stream().anyMatch(e -> type(e).equals("turn_finished"));
-  }
-
-  /** A turn ended after the user message "again". */
-  private static boolean answeredAgain(List<Api.Sse> seen) {
-    boolean asked = false;
-    for (Api.Sse e : seen) {
-      if (type(e).equals("user_message") && e.event().path("text").asText().equals("again")) {
-        asked = true;
-      } else if (asked && type(e).equals("turn_finished")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String type(Api.Sse e) {
-    return e.event().path("type").asText();
   }
 }

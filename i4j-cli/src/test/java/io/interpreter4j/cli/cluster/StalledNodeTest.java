@@ -1,5 +1,6 @@
 package io.interpreter4j.cli.cluster;
 
+import static io.interpreter4j.cli.cluster.Api.type;
 import static io.interpreter4j.cli.cluster.ClusterHarness.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -126,9 +127,5 @@ class StalledNodeTest {
   private static void signal(String name, ServeNode node) throws Exception {
     Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(node.process.pid())).inheritIO().start();
     assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name + " failed");
-  }
-
-  private static String type(Api.Sse e) {
-    return e.event().path("type").asText();
   }
 }
