@@ -203,14 +203,22 @@ class ClusterBatchTest {
     ServeNode leaves = nodes.get(1);
     String batch = api.json("POST", stays.url + "/api/batches?parallel=4&yes=true&base_dir=" + work,
         file.toString(), 201).path("id").asText();
-    // the progress's task list names the node each task runs on: SIGTERM once the leaving node runs one
+    // the progress's task list names the node each task was sent to; that node's own session list says whether the
+    // task's session is there and its model still streaming (about 5 s): SIGTERM then. The coordinator's "running"
+    // alone is not enough: a task just sent may not have reached the worker yet, one just ended may be being kept.
     ClusterHarness.eventually(() -> {
       JsonNode p = progress(stays, batch);
-      boolean running = false;
+      Set<String> sent = new HashSet<>();
       for (JsonNode t : p.path("tasks")) {
-        running |= t.path("status").asText().equals("running") && t.path("node").asText().equals(cluster.address(1));
+        if (t.path("status").asText().equals("running") && t.path("node").asText().equals(cluster.address(1))) {
+          sent.add(t.path("session").asText());
+        }
       }
-      assertTrue(p.path("finished").asInt() >= 2 && running, p.toString());
+      boolean streaming = false;
+      for (JsonNode s : api.json("GET", leaves.url + "/api/sessions", null, 200).path("sessions")) {
+        streaming |= sent.contains(s.path("id").asText()) && s.path("status").asText().equals("streaming");
+      }
+      assertTrue(p.path("finished").asInt() >= 2 && streaming, p.toString());
       return null;
     });
     assertEquals(0, leaves.terminate(), leaves.log());
