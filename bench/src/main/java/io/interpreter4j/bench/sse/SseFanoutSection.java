@@ -17,6 +17,8 @@ import io.interpreter4j.server.Server;
 import io.interpreter4j.server.ServerConfig;
 import io.interpreter4j.server.ServerHandle;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -74,6 +76,10 @@ public final class SseFanoutSection {
       Instant from = Instant.now();
       long measureFrom = from.getEpochSecond() * 1_000_000_000L + from.getNano();
       open.measureFrom(measureFrom);
+      long serverCpuFrom = cpuNanos(ProcessHandle.current());
+      long clientsCpuFrom = cpuNanos(ProcessHandle.of(open.pid()).orElseThrow());
+      long[] gcFrom = gc();
+      long allocatedFrom = allocatedBytes();
       session.tell(new Session.Subscribe(event -> {
         long ts = event.ts().getEpochSecond() * 1_000_000_000L + event.ts().getNano();
         if (ts >= measureFrom) {
@@ -90,6 +96,12 @@ public final class SseFanoutSection {
       }
       JsonNode result = open.result(seconds + 30);
       JsonNode lag = result.path("lag");
+      // the CPU both JVMs spent on the measured turn (the python interpreter's is in neither): a figure that other
+      // work on the machine does not inflate as much as the lag, to compare builds under load
+      long serverCpu = cpuNanos(ProcessHandle.current()) - serverCpuFrom;
+      long clientsCpu = cpuNanos(ProcessHandle.of(open.pid()).orElseThrow()) - clientsCpuFrom;
+      long[] gcTo = gc();
+      long allocated = allocatedBytes() - allocatedFrom;
 
       ObjectNode node = JsonNodeFactory.instance.objectNode();
       node.put("what", clients + " SSE clients of one busy session (streamed answer, then a python block printing "
@@ -103,6 +115,14 @@ public final class SseFanoutSection {
       node.put("events_per_client", result.path("deliveries").asInt() / clients);
       node.set("i4j", lag);
       node.set("floor_in_process_subscriber", floor.toJson());
+      int deliveries = Math.max(1, result.path("deliveries").asInt());
+      node.put("server_cpu_ms", Samples.round(serverCpu / 1e6));
+      node.put("server_cpu_us_per_delivery", Samples.round(serverCpu / 1e3 / deliveries));
+      node.put("clients_cpu_ms", Samples.round(clientsCpu / 1e6));
+      node.put("server_allocated_mb", Samples.round(allocated / 1e6));
+      node.put("server_allocated_bytes_per_delivery", allocated / deliveries);
+      node.put("server_gc_collections", gcTo[0] - gcFrom[0]);
+      node.put("server_gc_ms", gcTo[1] - gcFrom[1]);
       ObjectNode ratios = node.putObject("ratios");
       ratios.put("over_floor_p99", Samples.round(lag.path("p99_ms").asDouble() / floor.p99Ms()));
       return node;
@@ -119,6 +139,36 @@ public final class SseFanoutSection {
       }
       Tools.deleteTree(dir);
     }
+  }
+
+  /** CPU time of a process so far (user and system), in nanoseconds. */
+  private static long cpuNanos(ProcessHandle process) {
+    return process.info().totalCpuDuration().map(Duration::toNanos)
+        .orElseThrow(() -> new IllegalStateException("no CPU time for process " + process.pid()));
+  }
+
+  /**
+   * Bytes this JVM's live threads have allocated so far (threads that ended meanwhile drop out: the dispatchers'
+   * threads live through a run). Deterministic where CPU time is not: what a change does to the collector's work.
+   */
+  private static long allocatedBytes() {
+    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+      sum += Math.max(0, bytes);
+    }
+    return sum;
+  }
+
+  /** This JVM's collections so far and the milliseconds they took (pauses and, for G1, concurrent cycles). */
+  private static long[] gc() {
+    long count = 0;
+    long millis = 0;
+    for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+      count += Math.max(0, bean.getCollectionCount());
+      millis += Math.max(0, bean.getCollectionTime());
+    }
+    return new long[] {count, millis};
   }
 
   static long nowNanos() {

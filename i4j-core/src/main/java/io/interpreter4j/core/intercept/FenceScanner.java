@@ -33,7 +33,8 @@ public final class FenceScanner {
   private int blockIndex;
   private String blockLanguage;
   private String blockInfo;
-  private final List<String> codeLines = new ArrayList<>();
+  /** The open runnable block's code so far: each line with its '\n'. */
+  private final StringBuilder blockCode = new StringBuilder();
 
   // Output of the current feed()/finish() call.
   private final List<Segment> out = new ArrayList<>();
@@ -59,9 +60,13 @@ public final class FenceScanner {
         && chunk.indexOf('\n') < 0 && !Character.isHighSurrogate(chunk.charAt(n - 1))) {
       return List.of(new Segment.Text(chunk)); // the common case: more of a prose line, passed on as it came
     }
+    boolean nothingHeld = text.length() == 0 && out.isEmpty() && line.length() == 0;
     int i = 0;
     while (i < n) {
       char c = chunk.charAt(i);
+      if (c != '\n' && !lineIsPlain && line.length() == 0 && mode != Mode.RUNNABLE && cannotStartFence(c)) {
+        lineIsPlain = true; // decided by its first character, as most lines of prose are
+      }
       if (c != '\n' && (lineIsPlain || mode == Mode.RUNNABLE)) {
         // the rest of a line that cannot be a fence (or a line of code, emitted whole): copied in one go
         int newline = chunk.indexOf('\n', i);
@@ -73,7 +78,18 @@ public final class FenceScanner {
         i++;
       }
     }
+    if (n > 0 && nothingHeld && out.isEmpty() && line.length() == 0 && text.length() == n
+        && !Character.isHighSurrogate(chunk.charAt(n - 1))) {
+      // all of the chunk, and only it, is text: passed on as it came rather than copied
+      text.setLength(0);
+      return List.of(new Segment.Text(chunk));
+    }
     return drain(false);
+  }
+
+  /** Whether a line starting with {@code c} cannot be the fence looked for (opening in prose, closing in passthrough). */
+  private boolean cannotStartFence(char c) {
+    return c != ' ' && (mode == Mode.PROSE ? c != '`' && c != '~' : c != fenceChar);
   }
 
   /** The answer is complete: flushes held-back text and closes a block left open (unterminated). */
@@ -121,26 +137,22 @@ public final class FenceScanner {
   private void endLine() {
     if (lineIsPlain) {
       text.append('\n');
+    } else if (mode == Mode.RUNNABLE) {
+      if (isClosingFence(line)) {
+        closeBlock(false);
+      } else {
+        addCodeLine();
+      }
     } else {
       String l = line.toString();
-      switch (mode) {
-        case PROSE -> {
-          if (!openFence(l, false)) {
-            text.append(l).append('\n');
-          }
-        }
-        case PASSTHROUGH -> {
+      if (mode == Mode.PROSE) {
+        if (!openFence(l, false)) {
           text.append(l).append('\n');
-          if (isClosingFence(l)) {
-            mode = Mode.PROSE;
-          }
         }
-        case RUNNABLE -> {
-          if (isClosingFence(l)) {
-            closeBlock(false);
-          } else {
-            addCodeLine(l);
-          }
+      } else { // PASSTHROUGH
+        text.append(l).append('\n');
+        if (isClosingFence(l)) {
+          mode = Mode.PROSE;
         }
       }
     }
@@ -162,13 +174,12 @@ public final class FenceScanner {
   }
 
   private void finishRunnable() {
-    String l = line.toString();
-    if (!l.isEmpty() && isClosingFence(l)) {
+    if (line.length() > 0 && isClosingFence(line)) {
       closeBlock(false);
       return;
     }
-    if (!l.isEmpty()) {
-      addCodeLine(l);
+    if (line.length() > 0) {
+      addCodeLine();
     }
     closeBlock(true);
   }
@@ -209,24 +220,33 @@ public final class FenceScanner {
     blockIndex = nextIndex++;
     blockLanguage = Languages.normalize(tag, defaultLanguage);
     blockInfo = info;
-    codeLines.clear();
+    blockCode.setLength(0);
     emit(new Segment.BlockOpen(blockIndex, blockLanguage, blockInfo, true));
     mode = Mode.RUNNABLE;
     return true;
   }
 
-  private void addCodeLine(String l) {
-    String code = stripCarriageReturn(l);
-    int strip = Math.min(fenceIndent, leadingSpaces(code));
-    code = code.substring(strip);
-    codeLines.add(code);
-    emit(new Segment.Code(blockIndex, code + "\n"));
+  /**
+   * The complete line of code in {@link #line} (without its '\n'; the caller empties it): its trailing '\r' dropped,
+   * up to the fence's indentation removed, kept for the block and emitted with a '\n', made in one copy.
+   */
+  private void addCodeLine() {
+    int end = line.length();
+    if (end > 0 && line.charAt(end - 1) == '\r') {
+      end--;
+    }
+    line.setLength(end);
+    int strip = Math.min(fenceIndent, leadingSpaces(line));
+    String code = line.append('\n').substring(strip);
+    blockCode.append(code);
+    emit(new Segment.Code(blockIndex, code));
   }
 
   private void closeBlock(boolean unterminated) {
-    String code = String.join("\n", codeLines);
+    // the lines joined by '\n': all of them but the last one's '\n'
+    String code = blockCode.length() == 0 ? "" : blockCode.substring(0, blockCode.length() - 1);
     emit(new Segment.BlockClosed(new CodeBlock(blockIndex, blockLanguage, blockInfo, code, true, unterminated)));
-    codeLines.clear();
+    blockCode.setLength(0);
     mode = Mode.PROSE;
   }
 
@@ -274,7 +294,7 @@ public final class FenceScanner {
   }
 
   /** Whether the complete line {@code l} closes the open fence: same character, at least as long, then only blanks. */
-  private boolean isClosingFence(String l) {
+  private boolean isClosingFence(CharSequence l) {
     int indent = leadingSpaces(l);
     if (indent > 3 || indent >= l.length() || l.charAt(indent) != fenceChar) {
       return false;
@@ -350,9 +370,5 @@ public final class FenceScanner {
       }
     }
     return true;
-  }
-
-  private static String stripCarriageReturn(String l) {
-    return l.endsWith("\r") ? l.substring(0, l.length() - 1) : l;
   }
 }

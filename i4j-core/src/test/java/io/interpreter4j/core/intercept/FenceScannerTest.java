@@ -2,6 +2,7 @@ package io.interpreter4j.core.intercept;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -159,6 +160,20 @@ class FenceScannerTest {
     assertEquals(List.of(new Segment.BlockClosed(block(1, "python", "python", "print(1)"))), scanner.feed("\n"));
     assertEquals(List.of(new Segment.Text("  x")), scanner.feed("  x"));
     assertEquals(List.of(new Segment.Text("\n")), scanner.feed("\n"));
+    assertEquals(List.of(), scanner.finish());
+  }
+
+  @Test
+  void passesAChunkThatIsAllTextOnAsItCame() {
+    FenceScanner scanner = new FenceScanner("python", 1);
+    String acrossLines = "ne.\nNex";
+    assertEquals(List.of(new Segment.Text("Li")), scanner.feed("Li"));
+    List<Segment> segments = scanner.feed(acrossLines);
+    assertEquals(List.of(new Segment.Text(acrossLines)), segments);
+    assertSame(acrossLines, ((Segment.Text) segments.get(0)).text(), "the chunk itself, not a copy");
+    String heldBack = "t\n ";
+    assertEquals(List.of(new Segment.Text("t\n")), scanner.feed(heldBack), "a space starting a line is held");
+    assertEquals(List.of(new Segment.Text(" a\n")), scanner.feed("a\n"));
     assertEquals(List.of(), scanner.finish());
   }
 

@@ -187,7 +187,7 @@ public final class OpenAiRoutes extends AllDirectives {
    * again from the last event seen, at most {@code resumes} times.
    */
   private Source<Event, NotUsed> follow(SessionEntry entry, long after, AtomicLong seen, int resumes) {
-    return entry.events(after, bufferSize, hub.materializer())
+    return entry.events(after, bufferSize)
         .map(line -> {
           seen.set(line.seq());
           return EventCodec.fromJson(line.json());

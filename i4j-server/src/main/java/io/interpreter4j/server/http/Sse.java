@@ -38,13 +38,16 @@ final class Sse {
     return response(frames, keepAlive, KEEP_ALIVE);
   }
 
-  /** The stream as a response, with {@code comment} (a whole {@code : ...} frame) after each idle {@code keepAlive}. */
+  /**
+   * The stream as a response, with {@code comment} (a whole {@code : ...} frame) after each idle {@code keepAlive}
+   * ({@link IdleKeepAlive}: no timer work per frame).
+   */
   static HttpResponse response(Source<ByteString, NotUsed> frames, Duration keepAlive, ByteString comment) {
     List<HttpHeader> headers = List.of(CacheControl.create(CacheDirectives.NO_CACHE),
         RawHeader.create("X-Accel-Buffering", "no"));
     return HttpResponse.create()
         .withEntity(HttpEntities.create(MediaTypes.TEXT_EVENT_STREAM.toContentType(),
-            frames.keepAlive(keepAlive, () -> comment)))
+            frames.via(new IdleKeepAlive<>(keepAlive, comment))))
         .addHeaders(headers);
   }
 }

@@ -4,18 +4,15 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.runtime.session.Session;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.japi.Pair;
-import org.apache.pekko.japi.function.Function;
-import org.apache.pekko.stream.BoundedSourceQueue;
-import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
@@ -108,49 +105,65 @@ public final class SessionEntry {
   /**
    * The session's events with {@code seq > after}: first what happened (from the ring when it reaches back far
    * enough, else from the journal and then the ring), then live events as they happen, with no gap and no
-   * duplicate. The live feed is subscribed before history is read; live events already replayed are dropped by
-   * seq. Completes when the session ends or when the client falls {@code bufferSize} events behind.
+   * duplicate. The live feed is subscribed when the stream is materialized, before history is read (on the first
+   * demand); live events already replayed are dropped by seq. Completes when the session ends or when the client
+   * falls {@code bufferSize} events behind.
+   *
+   * <p>The live queue runs inside the client's own stream (no stream of its own in between): an event costs one
+   * wake-up of the client's stream, not two and a Reactive Streams hand-over. The source is one client's: it is
+   * materialized once (a second time is refused, as it would share the first one's place in the events).
    */
-  public Source<EventLine, NotUsed> events(long after, int bufferSize, Materializer materializer) {
-    Pair<BoundedSourceQueue<EventLine>, Source<EventLine, NotUsed>> live =
-        Source.<EventLine>queue(bufferSize).preMaterialize(materializer);
-    LiveFeed<EventLine> feed = new LiveFeed<>(live.first(), e -> true, hub.metrics()::sseOverflow);
-    feeds.add(feed);
-    if (ended()) {
-      feed.complete();
-    }
-    // read before the ring: when nothing had happened after `after` yet, everything comes live (the journal, which
-    // has no deltas, would hide the deltas of a session that has just started behind its later events)
-    boolean happened = view.lastSeq() > after;
-    EventRing.Slice slice = ring.after(after);
-    Source<EventLine, NotUsed> fromRing = Source.from(slice.events()).map(EventLine::of);
-    Source<EventLine, NotUsed> history = happened && slice.needsJournal(after)
-        ? Transcripts.stream(id, journal, after, slice.firstSeq()).concat(fromRing)
-        : fromRing;
+  public Source<EventLine, NotUsed> events(long after, int bufferSize) {
+    AtomicReference<LiveFeed<EventLine>> subscribed = new AtomicReference<>();
+    Source<EventLine, LiveFeed<EventLine>> live = Source.<EventLine>queue(bufferSize).mapMaterializedValue(queue -> {
+      LiveFeed<EventLine> feed = new LiveFeed<>(queue, e -> true, hub.metrics()::sseOverflow);
+      if (!subscribed.compareAndSet(null, feed)) {
+        throw new IllegalStateException("the events of session " + id + " after " + after
+            + " were materialized twice; ask SessionEntry.events for a source per client");
+      }
+      feeds.add(feed);
+      if (ended()) {
+        feed.complete();
+      }
+      return feed;
+    });
+    Source<EventLine, NotUsed> history = Source.lazySource(() -> {
+      if (subscribed.get() == null) {
+        throw new IllegalStateException("history read before the live feed of session " + id + " was subscribed");
+      }
+      return history(after);
+    }).mapMaterializedValue(ignored -> NotUsed.getInstance());
+    long[] last = {after};
     return history
-        .concat(live.second())
-        .statefulMapConcat(() -> dropSeenBefore(after))
-        .watchTermination((mat, done) -> {
+        .concatMat(live, Keep.right())
+        .filter(line -> {
+          if (line.seq() <= last[0]) {
+            return false;
+          }
+          last[0] = line.seq();
+          return true;
+        })
+        .watchTermination((feed, done) -> {
           hub.feedOpened();
           done.whenComplete((d, failure) -> {
             feeds.remove(feed);
             hub.feedClosed();
             feed.complete();
           });
-          return mat;
+          return NotUsed.getInstance();
         });
   }
 
-  /** Lets an event through only if its seq is past every seq let through before. */
-  private static Function<EventLine, Iterable<EventLine>> dropSeenBefore(long after) {
-    long[] last = {after};
-    return line -> {
-      if (line.seq() <= last[0]) {
-        return List.of();
-      }
-      last[0] = line.seq();
-      return List.of(line);
-    };
+  /** What happened after {@code after}, read now (the live feed is subscribed already). */
+  private Source<EventLine, NotUsed> history(long after) {
+    // read before the ring: when nothing had happened after `after` yet, everything comes live (the journal, which
+    // has no deltas, would hide the deltas of a session that has just started behind its later events)
+    boolean happened = view.lastSeq() > after;
+    EventRing.Slice slice = ring.after(after);
+    Source<EventLine, NotUsed> fromRing = Source.from(slice.events()).map(EventLine::of);
+    return happened && slice.needsJournal(after)
+        ? Transcripts.stream(id, journal, after, slice.firstSeq()).concat(fromRing)
+        : fromRing;
   }
 
   /** The session actor stopped: nothing runs or waits any more; followers get the end of their streams. */

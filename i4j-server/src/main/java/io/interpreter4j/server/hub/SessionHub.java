@@ -25,8 +25,6 @@ import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.japi.Pair;
-import org.apache.pekko.stream.BoundedSourceQueue;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.javadsl.Source;
 
@@ -164,21 +162,25 @@ public final class SessionHub {
     return approver;
   }
 
-  /** Live events of every session, from now on; completes when the client falls {@code bufferSize} behind. */
+  /**
+   * Live events of every session, from when the source is materialized on; completes when the client falls
+   * {@code bufferSize} behind. The queue runs inside the client's own stream; the source is materialized once.
+   */
   public Source<EventLine, NotUsed> allEvents(int bufferSize) {
-    Pair<BoundedSourceQueue<EventLine>, Source<EventLine, NotUsed>> live =
-        Source.<EventLine>queue(bufferSize).preMaterialize(materializer);
-    LiveFeed<EventLine> feed = new LiveFeed<>(live.first(), e -> true, metrics::sseOverflow);
-    globalFeeds.add(feed);
-    return live.second()
-        .watchTermination((mat, done) -> {
+    return Source.<EventLine>queue(bufferSize)
+        .mapMaterializedValue(queue -> {
+          LiveFeed<EventLine> feed = new LiveFeed<>(queue, e -> true, metrics::sseOverflow);
+          globalFeeds.add(feed);
+          return feed;
+        })
+        .watchTermination((feed, done) -> {
           feedOpened();
           done.whenComplete((d, failure) -> {
             globalFeeds.remove(feed);
             feedClosed();
             feed.complete();
           });
-          return mat;
+          return NotUsed.getInstance();
         });
   }
 
