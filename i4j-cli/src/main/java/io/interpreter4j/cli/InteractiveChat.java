@@ -56,61 +56,86 @@ final class InteractiveChat {
   static int run(CommonOptions options, ServerConfig dashboard, Resume resume) throws IOException,
       InterruptedException {
     Map<String, String> env = System.getenv();
-    Terminal terminal = TerminalBuilder.builder().system(true).encoding(StandardCharsets.UTF_8).build();
+    Terminal terminal = systemTerminal();
     try {
       PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
       SessionLauncher launcher = new SessionLauncher(options, env, out);
-      boolean isTerminal = !terminal.getType().startsWith(Terminal.TYPE_DUMB);
-      EventRenderer display = options.json ? new PlainRenderer(System.err, false)
-          : launcher.display(options, isTerminal, terminal::getWidth, terminal::getHeight);
-      Path history = launcher.settings.dataDir().resolve("history");
-      Files.createDirectories(history.getParent());
-      LineReader reader = ChatInput.reader(terminal, history, launcher.settings.workdir());
-      ConsoleApprover approver = new ConsoleApprover(true);
-      boolean rich = display instanceof TerminalRenderer;
-      ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, rich
-          ? "\u001b[1;33m" + prompt.stripTrailing() + "\u001b[0m " : prompt), out,
-          new Editor(env, true), block -> {
-            if (!options.json) {
-              display.awaitApprovalShown(block, Duration.ofSeconds(2));
-            }
-          }, note -> {
-            if (!reader.isReading()) {
-              return false; // in the editor, say: the note waits until it is closed
-            }
-            // on the answering thread, before the session runs the block: its output comes below the note
-            terminal.writer().print("\n" + note + "\n");
-            terminal.flush();
-            terminal.raise(Terminal.Signal.INT); // readLine ends as on Ctrl-C; the answer counts for nothing
-            return true;
-          });
-      Consumer<Event> subscriber = options.json ? new JsonEventPrinter(out) : display;
-      try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {
-        // A hang-up or SIGTERM still ends the REPL processes and gives the terminal back in its original mode.
-        Thread onExit = new Thread(() -> {
-          EXITING.set(true);
-          if (reader.isReading()) {
-            terminal.writer().println();
-            terminal.flush();
-          }
-          display.close();
-          session.close();
-          try {
-            terminal.close();
-          } catch (IOException e) {
-            // exiting anyway
-          }
-        }, "i4j-exit");
-        Runtime.getRuntime().addShutdownHook(onExit);
-        try {
-          return chat(options, resume, launcher, display, out, isTerminal, terminal, session, reader, approver,
-              prompter);
-        } finally {
-          removeHook(onExit);
-        }
+      launcher.startSystemEarly(); // the actor system comes up while the line editor is set up
+      try {
+        return run(options, dashboard, resume, env, terminal, out, launcher);
+      } finally {
+        launcher.discardEarlySystem(); // terminated if the chat ended before its session started
       }
     } finally {
       terminal.close();
+    }
+  }
+
+  private static int run(CommonOptions options, ServerConfig dashboard, Resume resume, Map<String, String> env,
+                         Terminal terminal, PrintStream out, SessionLauncher launcher) throws IOException,
+      InterruptedException {
+    boolean isTerminal = !terminal.getType().startsWith(Terminal.TYPE_DUMB);
+    EventRenderer display = options.json ? new PlainRenderer(System.err, false)
+        : launcher.display(options, isTerminal, terminal::getWidth, terminal::getHeight);
+    Path history = launcher.settings.dataDir().resolve("history");
+    Files.createDirectories(history.getParent());
+    LineReader reader = ChatInput.reader(terminal, history, launcher.settings.workdir());
+    ConsoleApprover approver = new ConsoleApprover(true);
+    boolean rich = display instanceof TerminalRenderer;
+    ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, rich
+        ? "\u001b[1;33m" + prompt.stripTrailing() + "\u001b[0m " : prompt), out,
+        new Editor(env, true), block -> {
+          if (!options.json) {
+            display.awaitApprovalShown(block, Duration.ofSeconds(2));
+          }
+        }, note -> {
+          if (!reader.isReading()) {
+            return false; // in the editor, say: the note waits until it is closed
+          }
+          // on the answering thread, before the session runs the block: its output comes below the note
+          terminal.writer().print("\n" + note + "\n");
+          terminal.flush();
+          terminal.raise(Terminal.Signal.INT); // readLine ends as on Ctrl-C; the answer counts for nothing
+          return true;
+        });
+    Consumer<Event> subscriber = options.json ? new JsonEventPrinter(out) : display;
+    try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {
+      // A hang-up or SIGTERM still ends the REPL processes and gives the terminal back in its original mode.
+      Thread onExit = new Thread(() -> {
+        EXITING.set(true);
+        if (reader.isReading()) {
+          terminal.writer().println();
+          terminal.flush();
+        }
+        display.close();
+        session.close();
+        try {
+          terminal.close();
+        } catch (IOException e) {
+          // exiting anyway
+        }
+      }, "i4j-exit");
+      Runtime.getRuntime().addShutdownHook(onExit);
+      try {
+        return chat(options, resume, launcher, display, out, isTerminal, terminal, session, reader, approver,
+            prompter);
+      } finally {
+        removeHook(onExit);
+      }
+    }
+  }
+
+  /**
+   * The terminal this process runs in, through JLine's JNI provider when it loads: asked for by name, JLine does not
+   * probe the other providers first (the exec provider runs {@code test -t 1} in a child process to decide). Where
+   * the JNI provider cannot load (or stdin is not a terminal) JLine chooses as it always did, a dumb terminal last.
+   */
+  static Terminal systemTerminal() throws IOException {
+    try {
+      return TerminalBuilder.builder().system(true).provider("jni").dumb(false).encoding(StandardCharsets.UTF_8)
+          .build();
+    } catch (IOException | RuntimeException | LinkageError e) {
+      return TerminalBuilder.builder().system(true).encoding(StandardCharsets.UTF_8).build();
     }
   }
 

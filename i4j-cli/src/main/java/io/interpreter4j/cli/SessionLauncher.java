@@ -134,6 +134,51 @@ final class SessionLauncher {
     }
   }
 
+  /** The actor system started by {@link #startSystemEarly()}, or null. */
+  private CompletableFuture<ActorSystem<SessionManager.Command>> earlySystem;
+
+  /**
+   * Starts the actor system on a thread of its own now, so that it comes up while the caller does other work (the
+   * chat sets up its line editor); {@link #start} takes it. Only for a caller that calls {@code start} next or exits.
+   */
+  void startSystemEarly() {
+    if (earlySystem == null) {
+      CompletableFuture<ActorSystem<SessionManager.Command>> system = new CompletableFuture<>();
+      Thread starter = new Thread(() -> {
+        try {
+          system.complete(CliSession.startSystem(config));
+        } catch (RuntimeException | Error e) {
+          system.completeExceptionally(e);
+        }
+      }, "i4j-system-start");
+      starter.setDaemon(true);
+      starter.start();
+      earlySystem = system;
+    }
+  }
+
+  /** Terminates the system {@link #startSystemEarly()} started if {@link #start} did not take it. */
+  void discardEarlySystem() {
+    CompletableFuture<ActorSystem<SessionManager.Command>> system = earlySystem;
+    earlySystem = null;
+    if (system != null) {
+      system.thenAccept(ActorSystem::terminate);
+    }
+  }
+
+  private ActorSystem<SessionManager.Command> system() {
+    CompletableFuture<ActorSystem<SessionManager.Command>> early = earlySystem;
+    earlySystem = null; // taken: the session closes it
+    if (early == null) {
+      return CliSession.startSystem(config);
+    }
+    try {
+      return early.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
   /** Starts the system and one session; closes the system again if the model cannot be set up. */
   CliSession start(CommonOptions options, Approver approver, Consumer<Event> renderer) {
     return start(options, approver, renderer, null);
@@ -146,7 +191,7 @@ final class SessionLauncher {
   CliSession start(CommonOptions options, Approver approver, Consumer<Event> renderer, ServerConfig dashboard) {
     // the host probe runs python (twice behind a pyenv shim): let it overlap the actor system's start
     CompletableFuture<HostInfo> hostProbe = CompletableFuture.supplyAsync(() -> CliSession.host(settings, env));
-    ActorSystem<SessionManager.Command> system = CliSession.startSystem(config);
+    ActorSystem<SessionManager.Command> system = system();
     try {
       String model = ModelFactory.resolveModel(settings, config, env, system);
       ModelProvider provider = ModelFactory.create(model, settings, config, options.apiKey, options.record, env,

@@ -20,6 +20,13 @@ class VersionTest {
     assertEquals(fast, captured(() -> Main.main(new String[] {"-V"})));
   }
 
+  @Test
+  void namesTheJavaVersionAsRuntimeVersionDoes() {
+    String v = Main.class.getPackage().getImplementationVersion();
+    assertEquals("interpreter4j " + (v == null ? "dev" : v) + " (Java " + Runtime.version() + ")",
+        VersionProvider.version());
+  }
+
   private static String captured(Runnable action) {
     PrintStream original = System.out;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
