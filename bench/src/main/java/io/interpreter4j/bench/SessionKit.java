@@ -44,7 +44,7 @@ public final class SessionKit {
   }
 
   public static ActorSystem<SessionManager.Command> system(String name, Config config) {
-    return ActorSystem.create(SessionManager.create(), name, Quiet.CONFIG.withFallback(config));
+    return ActorSystem.create(SessionManager.create(), name, Quiet.CONFIG.withFallback(config), SessionManager.PROPS);
   }
 
   /** Creates a session and completes with its ref (or fails with the manager's error). */

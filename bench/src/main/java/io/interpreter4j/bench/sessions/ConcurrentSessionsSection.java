@@ -130,7 +130,8 @@ public final class ConcurrentSessionsSection {
       // Java heap only: the REPL processes' own memory is not in it (the objects that talk to them are)
       node.put("heap_per_idle_session_kib", Samples.round((heapIdle - baseline) / 1024.0 / n));
 
-      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 200 : 2000));
+      // a rate: 400 blocks measure it as well as 2000, which took over 10 min beside 2000 idle sandboxed interpreters
+      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 200 : 400));
       node.set("naive_fresh_process_per_block", naive);
       ObjectNode kernel = kernelMemory(dir);
       node.set("jupyter_kernel_idle", kernel);
