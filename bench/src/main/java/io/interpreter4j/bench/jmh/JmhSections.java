@@ -16,9 +16,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * {@code scanner_throughput} and {@code danger_rules}: the JMH benchmarks of the pure parts, run in a forked JVM
- * (one fork; quick: 1 warm-up and 3 measured iterations of 1 s; full: 3 and 5 of 2 s). One warm-up second is enough
- * in quick: the scanner's and the analyzer's loops are compiled within it (the first measured iteration of a quick
- * run scores as the others).
+ * (one fork; quick: 1 warm-up and 3 measured iterations of 1 s, to keep {@code --quick} under 3 minutes; full: 3 and
+ * 5 of 2 s).
  */
 public final class JmhSections {
 
