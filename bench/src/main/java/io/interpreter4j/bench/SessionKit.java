@@ -44,7 +44,7 @@ public final class SessionKit {
   }
 
   public static ActorSystem<SessionManager.Command> system(String name, Config config) {
-    return ActorSystem.create(SessionManager.create(), name, Quiet.CONFIG.withFallback(config));
+    return ActorSystem.create(SessionManager.create(), name, Quiet.CONFIG.withFallback(config), SessionManager.PROPS);
   }
 
   /** Creates a session and completes with its ref (or fails with the manager's error). */
@@ -53,11 +53,13 @@ public final class SessionKit {
     SessionSpec spec = new SessionSpec(id, settings, provider, Approver.NOBODY, HOST, subscribers);
     return AskPattern.<SessionManager.Command, SessionManager.Created>ask(system,
             replyTo -> new SessionManager.Create(spec, replyTo), Duration.ofSeconds(60), system.scheduler())
-        .thenApply(created -> {
+        // on the system's dispatcher: an ask's stage runs a plain thenApply asynchronously, on the common pool, and
+        // with 2 cores that pool is a new thread per task (started by the session manager, 1000 in a burst)
+        .thenApplyAsync(created -> {
           if (created.error() != null) {
             throw new IllegalStateException(created.error());
           }
           return created.session();
-        });
+        }, system.executionContext());
   }
 }

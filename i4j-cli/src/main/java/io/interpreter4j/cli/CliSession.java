@@ -51,7 +51,8 @@ final class CliSession implements AutoCloseable {
 
   /** The actor system for the CLI; its logs go to stderr and only at WARNING and above. */
   static ActorSystem<SessionManager.Command> startSystem(Config config) {
-    return ActorSystem.create(SessionManager.create(), "i4j", QuietPekko.CONFIG.withFallback(config));
+    return ActorSystem.create(SessionManager.create(), "i4j", QuietPekko.CONFIG.withFallback(config),
+        SessionManager.PROPS);
   }
 
   /** Facts about this machine for the system prompt (runs python once to ask its version). */

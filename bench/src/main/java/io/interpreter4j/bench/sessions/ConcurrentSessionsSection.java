@@ -73,6 +73,11 @@ public final class ConcurrentSessionsSection {
     Path dir = Files.createTempDirectory("i4j-bench-sessions");
     ActorSystem<SessionManager.Command> system = null;
     ProcessSampler sampler = new ProcessSampler();
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("what", n + " concurrent sessions, each a 5-turn replay cassette with 4 blocks (python, bash, python, "
+        + "bash), auto-approval");
+    node.put("sessions", n);
+    Tally tally = null;
     try {
       Path work = Files.createDirectories(dir.resolve("work"));
       // the default idle timeout (10 min): every session keeps its shell through the run and after it
@@ -83,48 +88,50 @@ public final class ConcurrentSessionsSection {
 
       // a round of sessions first, so one-time costs (classes, caches, JIT compilation) are not charged to the N:
       // the figures are those of a warm runtime, as a long-running i4j serve is
-      int warmN = quick ? 20 : 200;
+      int warmN = Integer.getInteger("bench.sessions.warmup", quick ? 20 : 200);
+      node.put("warmup_sessions", warmN);
       Tally warm = new Tally(warmN);
       startAll(system, settings, cassette, "warm", warmN, warm);
-      warm.await(deadline);
+      boolean warmFinished = warm.await(deadline);
+      if (!warmFinished || warm.done.get() != warmN) {
+        node.set("warmup", warm.report(warmFinished));
+        throw new IllegalStateException("the warm-up round did not end with all sessions done: " + warm.report(
+            warmFinished));
+      }
       stopAll(system, "warm", warmN);
       awaitNoRepl(Duration.ofSeconds(60));
       long baseline = heapAfterGc();
 
-      Tally tally = new Tally(n);
+      tally = new Tally(n);
       sampler.start();
       long start = System.nanoTime();
-      startAll(system, settings, cassette, "s", n, tally);
+      String created = startAll(system, settings, cassette, "s", n, tally);
+      if (created != null) {
+        node.put("create_error", created);
+      }
       boolean finished = tally.await(deadline);
-      long wallNanos = tally.lastFinish.get() - start;
+      long wallNanos = (finished ? tally.lastFinish.get() : System.nanoTime()) - start;
       sampler.stop();
       double peakRss = Machine.peakRssMib();
-      // every session is idle now (its turn done), each with its bash REPL still up, waiting for a next message
-      long heapIdle = heapAfterGc();
-      pauseForInspection("idle");
-
-      ObjectNode node = JsonNodeFactory.instance.objectNode();
-      node.put("what", n + " concurrent sessions, each a 5-turn replay cassette with 4 blocks (python, bash, python, "
-          + "bash), auto-approval");
-      node.put("sessions", n);
-      node.put("warmup_sessions", warmN);
-      node.put("all_done", finished && tally.done.get() == n);
-      node.put("done", tally.done.get());
-      node.set("other_statuses", EventCodec.mapper().valueToTree(tally.others));
-      node.put("blocks", tally.blocks.get());
-      node.put("failed_blocks", tally.failedBlocks.get());
-      node.set("failed_exit_codes", EventCodec.mapper().valueToTree(tally.failedCodes));
+      node.setAll(tally.report(finished));
+      node.put("peak_repl_processes", sampler.peak.get());
+      node.put("peak_rss_mib", Samples.round(peakRss));
       double wall = wallNanos / 1e9;
       node.put("wall_s", Samples.round(wall));
       double blocksPerSecond = tally.blocks.get() / wall;
       node.put("blocks_per_s", Samples.round(blocksPerSecond));
-      node.put("peak_rss_mib", Samples.round(peakRss));
-      node.put("peak_repl_processes", sampler.peak.get());
+      if (!finished) {
+        return node; // the figures below need every session idle; what happened is above
+      }
+      // every session is idle now (its turn done), each with its bash REPL still up, waiting for a next message
+      long heapIdle = heapAfterGc();
+      pauseForInspection("idle");
       node.put("heap_baseline_mib", Samples.round(baseline / 1048576.0));
       // Java heap only: the REPL processes' own memory is not in it (the objects that talk to them are)
       node.put("heap_per_idle_session_kib", Samples.round((heapIdle - baseline) / 1024.0 / n));
 
-      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 200 : 2000));
+      // a rate: 400 blocks measure it as well as 2000, which took over 10 min beside 2000 idle sandboxed interpreters
+      ObjectNode naive = naiveBlocks(Math.min(tally.blocks.get(), quick ? 200 : 400));
       node.set("naive_fresh_process_per_block", naive);
       ObjectNode kernel = kernelMemory(dir);
       node.set("jupyter_kernel_idle", kernel);
@@ -136,13 +143,27 @@ public final class ConcurrentSessionsSection {
         ratios.put("idle_session_heap_vs_jupyter_kernel_rss",
             Samples.round(kernelKib.asDouble() / ((heapIdle - baseline) / 1024.0 / n)));
       }
-      stopAll(system, "s", n);
+      return node;
+    } catch (Exception e) {
+      // what went wrong goes beside what was measured until then, never in its place
+      node.put("error", e.toString());
+      if (tally != null && !node.has("done")) {
+        node.setAll(tally.report(false));
+      }
       return node;
     } finally {
       sampler.stop();
       if (system != null) {
+        // stopping every session, then the system, is timed: its interpreters go with it
+        long t0 = System.nanoTime();
+        stopAll(system, "s", n);
         system.terminate();
-        system.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        try {
+          system.getWhenTerminated().toCompletableFuture().get(120, TimeUnit.SECONDS);
+          node.put("shutdown_s", Samples.round((System.nanoTime() - t0) / 1e9));
+        } catch (Exception e) {
+          node.put("shutdown_error", "the actor system did not end within 120 s: " + e);
+        }
       }
       Tools.deleteTree(dir);
     }
@@ -157,12 +178,23 @@ public final class ConcurrentSessionsSection {
     final AtomicLong lastFinish = new AtomicLong();
     final Map<String, Integer> others = new ConcurrentHashMap<>();
     final Map<String, Integer> failedCodes = new ConcurrentHashMap<>();
+    /** Each session's latest event type, until its turn finishes: where the unfinished ones stand. */
+    final Map<String, String> lastEvent = new ConcurrentHashMap<>();
+    final AtomicInteger createErrors = new AtomicInteger();
+
+    final int n;
 
     Tally(int n) {
+      this.n = n;
       latch = new CountDownLatch(n);
     }
 
     void accept(Event event) {
+      if (!(event.payload() instanceof EventPayload.TurnFinished)) {
+        lastEvent.put(event.session(), event.type());
+      } else {
+        lastEvent.remove(event.session());
+      }
       if (event.payload() instanceof EventPayload.ExecFinished f) {
         blocks.incrementAndGet();
         if (f.exit_code() != 0) {
@@ -183,11 +215,37 @@ public final class ConcurrentSessionsSection {
     boolean await(Duration within) throws InterruptedException {
       return latch.await(within.toMillis(), TimeUnit.MILLISECONDS);
     }
+
+    /** Statuses and blocks so far; with the sessions not finished by then, by the last event each one had. */
+    ObjectNode report(boolean finished) {
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      node.put("all_done", finished && done.get() == n);
+      node.put("done", done.get());
+      node.set("other_statuses", EventCodec.mapper().valueToTree(others));
+      node.put("unfinished", latch.getCount());
+      node.put("create_errors", createErrors.get());
+      if (latch.getCount() > 0) {
+        Map<String, Integer> stuck = new java.util.TreeMap<>();
+        lastEvent.values().forEach(type -> stuck.merge(type, 1, Integer::sum));
+        node.set("unfinished_by_last_event", EventCodec.mapper().valueToTree(stuck));
+      }
+      node.put("blocks", blocks.get());
+      node.put("failed_blocks", failedBlocks.get());
+      node.set("failed_exit_codes", EventCodec.mapper().valueToTree(failedCodes));
+      return node;
+    }
+
+    @Override
+    public String toString() {
+      return report(latch.getCount() == 0).toString();
+    }
   }
 
-  private static void startAll(ActorSystem<SessionManager.Command> system, Settings settings, Cassette cassette,
+  /** Creates and starts n sessions; null when all were created, else what went wrong (the others run on). */
+  private static String startAll(ActorSystem<SessionManager.Command> system, Settings settings, Cassette cassette,
       String prefix, int n, Tally tally) throws Exception {
     List<CompletableFuture<ActorRef<Session.Command>>> created = new ArrayList<>(n);
+    Map<String, Integer> errors = new ConcurrentHashMap<>();
     for (int i = 0; i < n; i++) {
       ReplayModelProvider model = new ReplayModelProvider("replay:bench-sessions", cassette);
       created.add(SessionKit.create(system, String.format("bench-%s-%05d", prefix, i), settings, model,
@@ -195,9 +253,21 @@ public final class ConcurrentSessionsSection {
           .thenApply(ref -> {
             ref.tell(new Session.UserMessage("Set a variable, use it, count to three and say the answer."));
             return ref;
+          })
+          .whenComplete((ref, failure) -> {
+            if (failure != null) {
+              tally.createErrors.incrementAndGet();
+              tally.latch.countDown(); // it will never finish: the others are not kept waiting for it
+              errors.merge(String.valueOf(failure), 1, Integer::sum);
+            }
           }));
     }
-    CompletableFuture.allOf(created.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
+    try {
+      CompletableFuture.allOf(created.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return errors.isEmpty() ? e.toString() : errors.toString();
+    }
+    return null;
   }
 
   private static void stopAll(ActorSystem<SessionManager.Command> system, String prefix, int n) {

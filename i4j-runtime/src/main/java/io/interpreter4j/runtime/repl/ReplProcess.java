@@ -133,7 +133,7 @@ final class ReplProcess {
 
   /** SIGINT to the running code and everything it started, as Ctrl-C in a terminal would. */
   void interrupt() {
-    signal("INT", tree());
+    signal("INT", ownsGroup ? List.of() : tree()); // the group reaches its whole tree: no walk needed
   }
 
   /**
@@ -169,27 +169,19 @@ final class ReplProcess {
     List<ProcessHandle> all = new ArrayList<>();
     if (process != null) {
       all.add(process);
-      process.descendants().forEach(all::add);
+      all.addAll(ProcessTree.descendants(process)); // from the process down, not from every process up
     }
     return all;
   }
 
   private void signal(String name, List<ProcessHandle> tree) {
-    List<String> command = new ArrayList<>(List.of("kill", "-s", name, "--"));
+    List<String> targets = new ArrayList<>();
     if (ownsGroup) {
-      command.add("-" + pid); // the group: also reaches children orphaned by a dead parent
+      targets.add("-" + pid); // the group: also reaches children orphaned by a dead parent
     } else {
-      tree.forEach(h -> command.add(Long.toString(h.pid())));
+      tree.forEach(h -> targets.add(Long.toString(h.pid())));
     }
-    try {
-      // not waited for: kill returns at once and the JDK reaps it
-      new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .redirectError(ProcessBuilder.Redirect.DISCARD).start().getOutputStream().close();
-    } catch (IOException e) {
-      if ("KILL".equals(name)) {
-        tree.forEach(ProcessHandle::destroyForcibly);
-      }
-    }
+    KillCommands.send(name, targets); // with the other signals asked for meanwhile, in one kill
   }
 
   private void startReader(Stream stream, InputStream in, Semaphore permits, String name) {

@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -29,6 +31,16 @@ public final class SessionManager extends AbstractBehavior<SessionManager.Comman
   public record StopSession(String id) implements Command {}
 
   private record SessionEnded(String id) implements Command {}
+
+  /**
+   * The manager's own dispatcher ({@code interpreter4j.session-manager-dispatcher}, one thread), for the system that
+   * has it as guardian: {@code ActorSystem.create(SessionManager.create(), name, config, SessionManager.PROPS)}. On
+   * the default dispatcher it shares the threads with every session and their children and gets a turn of a few
+   * messages per pass over them all: a burst of a thousand creates on 2 cores then waited minutes for their answers
+   * (asks timed out after 60 s). On its own thread each create is answered as it comes; the sessions then start on
+   * the default dispatcher, queued there.
+   */
+  public static final Props PROPS = DispatcherSelector.fromConfig("interpreter4j.session-manager-dispatcher");
 
   public static Behavior<Command> create() {
     return Behaviors.setup(SessionManager::new);

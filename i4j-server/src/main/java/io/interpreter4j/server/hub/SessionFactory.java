@@ -95,7 +95,9 @@ public final class SessionFactory {
         List.of(registration.subscriber()));
     return AskPattern.<SessionManager.Command, SessionManager.Created>ask(system,
             replyTo -> new SessionManager.Create(spec, replyTo), ASK_TIMEOUT, system.scheduler())
-        .thenCompose(created -> {
+        // on the system's dispatcher: an ask's stage runs a plain thenCompose asynchronously on the common pool, which
+        // on 2 cores is a new thread per task, started by the session manager for each session it creates
+        .thenComposeAsync(created -> {
           if (created.error() != null) {
             hub.unregister(registration.id());
             throw new CompletionException(new IllegalStateException(created.error()));
@@ -105,7 +107,7 @@ public final class SessionFactory {
             created.session().tell(new Session.UserMessage(request.message()));
             return registration.entry();
           });
-        })
+        }, system.executionContext())
         .whenComplete((entry, failure) -> {
           if (failure != null) {
             hub.unregister(registration.id());
