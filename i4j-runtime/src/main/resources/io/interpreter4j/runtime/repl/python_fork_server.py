@@ -8,8 +8,6 @@
 # the environment and working directory, and runs the driver.
 # Replies, one line each on stdout: "ready <pid>" once, "forked <id> <pid>" or "failed <id> <reason>" per request,
 # and "exit <pid> <code>" when a child ends (code as Java's Process.exitValue() gives it: 128+N for signal N).
-# Also "signal <pgid> <signum>": the signal to a process group (an interpreter's, as `kill -s SIG -- -PGID` would
-# send it; the JVM has no killpg of its own and would otherwise start a kill process for it). No reply.
 # End of file on stdin (the JVM is gone or closing): the server exits; its children go on until the JVM closes
 # their stdin.
 import gc, json, os, signal, sys
@@ -55,12 +53,6 @@ def _i4j_serve(fifos):
             os._exit(0)
         verb, _, rest = line.decode("utf-8").rstrip("\n").partition(" ")
         ident, _, payload = rest.partition(" ")
-        if verb == "signal" and ident.isdigit() and int(ident) > 1 and payload.isdigit():
-            try:
-                os.killpg(int(ident), int(payload))
-            except OSError:
-                pass  # the group is gone already (or was never ours to signal)
-            continue
         if verb != "fork" or not ident.isdigit():
             report("failed %s not a request: %r\n" % (ident or "-", line[:80]))
             continue
