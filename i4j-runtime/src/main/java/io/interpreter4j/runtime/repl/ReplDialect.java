@@ -64,18 +64,16 @@ abstract class ReplDialect {
     @Override
     String command(String marker, Path codeFile) {
       String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
-      return "{ __i4j_f " + marker + ";} 2>&63;. " + quoted + ";{ __i4j_d $?;} 2>&63\n";
+      return "{ __i4j_begin; } 2>&63; . " + quoted + "; { __i4j_done " + marker + " $?; } 2>&63\n";
     }
 
     @Override
     String inlineCommand(String marker, int block, String code) {
-      // A short line, then the marker and the code as <n> characters the driver takes in one `read -N` (bash reads
-      // its script from the pipe a byte per system call) and sources from a here-string at top level (state
-      // persists, and the INT trap's `return` ends the block). bash cannot hold a NUL byte, nor count one.
-      String body = marker + " " + (code.indexOf('\0') < 0 ? code : code.replace("\0", ""));
-      boolean ascii = isAscii(body);
-      int length = ascii ? body.length() : body.getBytes(StandardCharsets.UTF_8).length;
-      return "{ __i4j_b " + length + (ascii ? "" : " C") + ";} 2>&63;. /dev/fd/60;{ __i4j_d $?;} 2>&63\n" + body;
+      // The code as a here-document on fd 60, sourced at top level as a file would be (state persists, and the
+      // INT trap's `return` ends the block); the quoted delimiter, unique per block, keeps the code verbatim.
+      String end = "__I4J_END_" + marker;
+      return "{ __i4j_begin; } 2>&63; . /dev/fd/60 60<<'" + end + "'; { __i4j_done " + marker
+          + " $?; } 2>&63\n" + code + (code.endsWith("\n") ? "" : "\n") + end + "\n";
     }
 
     @Override
@@ -183,16 +181,6 @@ abstract class ReplDialect {
 
   String codeExtension() {
     return codeExtension;
-  }
-
-  /** Whether every character of {@code text} is ASCII, so that any locale counts it as one byte each. */
-  static boolean isAscii(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) >= 0x80) {
-        return false;
-      }
-    }
-    return true;
   }
 
   static List<String> withSetsid(List<String> argv) {
