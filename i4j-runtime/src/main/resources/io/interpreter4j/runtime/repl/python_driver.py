@@ -38,6 +38,10 @@ def _i4j_main():
             raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        from _signal import getsignal  # signal.getsignal wraps the answer in an enum, at a cost per block
+    except ImportError:
+        getsignal = signal.getsignal
 
     block = {"marker": None}  # the running block's marker, for images shown while it runs
 
@@ -260,7 +264,9 @@ def _i4j_main():
         if tree.body and isinstance(tree.body[-1], ast.Expr):
             # a trailing expression is shown like the interactive prompt does, through sys.displayhook
             last = ast.Interactive(body=[tree.body.pop()])
-        exec(compile(tree, path, "exec", dont_inherit=True), namespace)
+        if tree.body or last is None:
+            # compile() is most of a trivial block's time: a block that is one expression compiles once
+            exec(compile(tree, path, "exec", dont_inherit=True), namespace)
         if last is not None:
             exec(compile(last, path, "single", dont_inherit=True), namespace)
 
@@ -273,7 +279,7 @@ def _i4j_main():
                 status = 0
             finally:
                 running[0] = False
-                if signal.getsignal(signal.SIGINT) is not on_interrupt:
+                if getsignal(signal.SIGINT) is not on_interrupt:
                     signal.signal(signal.SIGINT, on_interrupt)  # the block set its own: it lasts as long as the block
         except SystemExit as e:
             # sys.exit() ends the block, not the interpreter
