@@ -28,7 +28,20 @@ def _i4j_main():
             os.setsid()  # own process group, so an interrupt reaches the code's children too
     except OSError:
         pass
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # idle: a late interrupt must not break the read loop
+    # SIGINT raises KeyboardInterrupt while a block runs and does nothing while the driver is idle (a late interrupt
+    # must not break the read loop); one handler that looks at a flag, rather than two signal.signal() calls per
+    # block, which cost a tenth of a trivial block's round trip
+    running = [False]
+
+    def on_interrupt(signum, frame):
+        if running[0]:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        from _signal import getsignal  # signal.getsignal wraps the answer in an enum, at a cost per block
+    except ImportError:
+        getsignal = signal.getsignal
 
     block = {"marker": None}  # the running block's marker, for images shown while it runs
 
@@ -229,6 +242,12 @@ def _i4j_main():
         tb = exc.__traceback__
         while tb is not None and tb.tb_frame.f_code.co_filename != path:
             tb = tb.tb_next  # drop the driver's own frames
+        last = tb
+        while last is not None and last.tb_next is not None:
+            if last.tb_next.tb_frame.f_code is on_interrupt.__code__:
+                last.tb_next = None  # and the SIGINT handler's, where the interrupt was raised
+                break
+            last = last.tb_next
         sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
         traceback.print_exception(type(exc), exc, tb)
 
@@ -245,7 +264,9 @@ def _i4j_main():
         if tree.body and isinstance(tree.body[-1], ast.Expr):
             # a trailing expression is shown like the interactive prompt does, through sys.displayhook
             last = ast.Interactive(body=[tree.body.pop()])
-        exec(compile(tree, path, "exec", dont_inherit=True), namespace)
+        if tree.body or last is None:
+            # compile() is most of a trivial block's time: a block that is one expression compiles once
+            exec(compile(tree, path, "exec", dont_inherit=True), namespace)
         if last is not None:
             exec(compile(last, path, "single", dont_inherit=True), namespace)
 
@@ -253,11 +274,13 @@ def _i4j_main():
         flags = []
         try:
             try:
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+                running[0] = True
                 run(path, source)
                 status = 0
             finally:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                running[0] = False
+                if getsignal(signal.SIGINT) is not on_interrupt:
+                    signal.signal(signal.SIGINT, on_interrupt)  # the block set its own: it lasts as long as the block
         except SystemExit as e:
             # sys.exit() ends the block, not the interpreter
             if e.code is None or e.code is True or e.code is False:

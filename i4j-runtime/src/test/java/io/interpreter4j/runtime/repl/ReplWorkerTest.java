@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -333,6 +334,24 @@ class ReplWorkerTest {
     }
 
     @Test
+    void aSigintHandlerTheBlockSetsLastsOnlyAsLongAsTheBlock() {
+      var worker = worker(config("python"));
+      run(worker, 1, "import signal, time\nsignal.signal(signal.SIGINT, lambda *a: print('mine'))\nw = 3");
+      TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
+      worker.tell(new ReplWorker.Execute(2, "print('ready', flush=True)\ntime.sleep(1000)", LONG, probe.getRef()));
+      List<ReplWorker.Output> outputs = awaitStdout(probe, "ready");
+      worker.tell(ReplWorker.Interrupt.INSTANCE);
+      Run run = collect(probe, 2, outputs);
+      assertEquals(130, run.exitCode());
+      assertTrue(run.result().interrupted());
+      assertEquals("ready\n", run.stdout());
+      assertTrue(run.stderr().contains("KeyboardInterrupt"), run.stderr());
+      assertTrue(run.stderr().contains("<block-2>"), run.stderr());
+      assertFalse(run.stderr().contains("on_interrupt"), "the driver's handler is in the traceback: " + run.stderr());
+      assertEquals("3\n", run(worker, 3, "print(w)").stdout());
+    }
+
+    @Test
     void codeThatIgnoresSigintIsKilledAfterTheGraceAndTheStateIsReset() {
       var worker = worker(config("python").withInterruptGrace(Duration.ofMillis(300)));
       run(worker, 1, "v = 1");
@@ -516,6 +535,31 @@ class ReplWorkerTest {
       Run run = run(worker, 1, code);
       assertEquals(0, run.exitCode(), run.stderr());
       assertEquals("a 'single' \"double\" \\back $HOME `tick`\n__I4J_END_0123\nlast\n", run.stdout());
+    }
+
+    @Test
+    void codeBeyondAsciiAndNulBytesKeepTheShellInStep() {
+      for (Map<String, String> env : List.of(Map.<String, String>of(), Map.of("LANG", "C.UTF-8", "LC_ALL", ""))) {
+        var worker = worker(config("bash").withExtraEnv(env));
+        Run wide = run(worker, 1, "s='h\u00e9llo \u2713 \uD83D\uDE00'\necho \"$s\"");
+        assertEquals(0, wide.exitCode(), wide.stderr());
+        assertEquals("h\u00e9llo \u2713 \uD83D\uDE00\n", wide.stdout(), "env " + env);
+        Run nul = run(worker, 2, "echo a\0b");
+        assertEquals("ab\n", nul.stdout(), "env " + env);
+        Run after = run(worker, 3, "echo \"after $s\"");
+        assertEquals(0, after.exitCode(), after.stderr());
+        assertEquals("after h\u00e9llo \u2713 \uD83D\uDE00\n", after.stdout(), "env " + env);
+      }
+    }
+
+    @Test
+    void nounsetInABlockDoesNotTripTheDriver() {
+      var worker = worker(config("bash"));
+      assertEquals(0, run(worker, 1, "set -u; x=1").exitCode());
+      Run next = run(worker, 2, "echo \"$x\"");
+      assertEquals(0, next.exitCode(), next.stderr());
+      assertEquals("1\n", next.stdout());
+      assertEquals("", next.stderr());
     }
 
     @Test
