@@ -2,7 +2,8 @@
 # One per JVM (PythonForkServer.java). It starts once with the REPL driver's imports loaded and forks a child per
 # python interpreter a session asks for, so a new interpreter costs a fork instead of a python start (as
 # multiprocessing's forkserver does). The child runs python_driver.py as `python -u -c <driver>` would.
-# Requests, one line each on stdin: "fork <id> <json>", json {"cwd": dir, "env": {name: value}}. For each the
+# Requests, one line each on stdin: "fork <id> <json>", json {"cwd": dir, "env": {name: value}} (and
+# "open_within_s", 60 when absent: a child whose FIFOs the JVM has not opened by then ends). For each the
 # server makes three FIFOs <fifo folder>/<id>.in, .out and .err and forks; the child leads a new session (its own
 # process group), opens the FIFOs as its fds 0, 1 and 2 (the JVM opens the other ends in the same order), takes
 # the environment and working directory, and runs the driver.
@@ -85,10 +86,16 @@ def _i4j_serve(fifos):
 
 def _i4j_child(request, paths):
     os.setsid()  # a new session: its own process group, no controlling terminal, as `setsid python` gives
+    # a JVM that is gone (killed between its request and its opens) would leave the opens below waiting for ever, a
+    # process nobody owns: SIGALRM's default action ends the child if the JVM has not opened its ends by then (the
+    # JVM itself kills a child that has not opened within 20 s; this is for when the JVM is not there to)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.alarm(int(request.get("open_within_s", 60)))
     for fd, (path, flags) in enumerate(zip(paths, (os.O_RDONLY, os.O_WRONLY, os.O_WRONLY))):
         opened = os.open(path, flags)  # blocks until the JVM opens the other end
         os.dup2(opened, fd)
         os.close(opened)
+    signal.alarm(0)
     os.environ.clear()
     os.environ.update(request["env"])
     try:

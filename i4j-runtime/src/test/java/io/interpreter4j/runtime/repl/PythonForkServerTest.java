@@ -115,6 +115,36 @@ class PythonForkServerTest {
     assertEquals(PythonForkServer.UNKNOWN_EXIT, child.exit().get(20, TimeUnit.SECONDS));
   }
 
+  /**
+   * A JVM killed between its fork request and opening the child's FIFOs: the child, waiting in its opens, ends by
+   * itself ({@code open_within_s}) instead of waiting for ever with nobody to kill it. Driven as that JVM would:
+   * the server's script started directly, a request written, stdin closed, the FIFOs never opened.
+   */
+  @Test
+  void aChildWhoseJvmNeverOpensItsFifosEndsByItself() throws Exception {
+    Path fifos = Files.createDirectories(dir.resolve("fifos"));
+    Process script = new ProcessBuilder(ReplDialect.PythonExecutable.resolve(), "-u", "-c",
+        ReplDialect.resource("python_fork_server.py"), fifos.toString(), ReplDialect.resource("python_driver.py"))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      var replies = new java.io.BufferedReader(new java.io.InputStreamReader(script.getInputStream(),
+          StandardCharsets.UTF_8));
+      assertTrue(replies.readLine().startsWith("ready "));
+      script.getOutputStream().write(("fork 7 {\"cwd\": \"" + dir + "\", \"env\": {}, \"open_within_s\": 1}\n")
+          .getBytes(StandardCharsets.UTF_8));
+      script.getOutputStream().flush();
+      String forked = replies.readLine();
+      assertTrue(forked.startsWith("forked 7 "), forked);
+      ProcessHandle child = ProcessHandle.of(Long.parseLong(forked.substring("forked 7 ".length()))).orElseThrow();
+      script.getOutputStream().close(); // the JVM is gone: the server ends, its child is left waiting in open()
+      assertTrue(script.waitFor(20, TimeUnit.SECONDS), "the server ends at end of file");
+      child.onExit().get(30, TimeUnit.SECONDS); // throws TimeoutException if it waits for ever
+      assertFalse(child.isAlive());
+    } finally {
+      script.destroyForcibly();
+    }
+  }
+
   @Test
   void onlyTheDefaultPythonWithTheSameStartIsForked() {
     String python = ReplDialect.PythonExecutable.resolve();
