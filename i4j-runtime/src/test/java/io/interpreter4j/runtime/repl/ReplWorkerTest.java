@@ -101,6 +101,15 @@ class ReplWorkerTest {
     }
   }
 
+  /** Runs {@code code} (which prints "ready", then waits), interrupts it once it has printed that; its run. */
+  static Run interruptedOnceReady(ActorRef<ReplWorker.Command> worker, int block, String code) {
+    TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
+    worker.tell(new ReplWorker.Execute(block, code, LONG, probe.getRef()));
+    List<ReplWorker.Output> outputs = awaitStdout(probe, "ready");
+    worker.tell(ReplWorker.Interrupt.INSTANCE);
+    return collect(probe, block, outputs);
+  }
+
   /** Receives Output replies until stdout has shown {@code text}; returns them so far. */
   static List<ReplWorker.Output> awaitStdout(TestProbe<ReplWorker.Reply> probe, String text) {
     List<ReplWorker.Output> outputs = new ArrayList<>();
@@ -318,12 +327,7 @@ class ReplWorkerTest {
     void interruptStopsTheBlockWith130AndKeepsState() {
       var worker = worker(config("python"));
       run(worker, 1, "w = 7");
-      TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
-      worker.tell(new ReplWorker.Execute(2, "import time\nprint('ready', flush=True)\ntime.sleep(1000)", LONG,
-          probe.getRef()));
-      List<ReplWorker.Output> outputs = awaitStdout(probe, "ready");
-      worker.tell(ReplWorker.Interrupt.INSTANCE);
-      Run run = collect(probe, 2, outputs);
+      Run run = interruptedOnceReady(worker, 2, "import time\nprint('ready', flush=True)\ntime.sleep(1000)");
       assertEquals(130, run.exitCode());
       assertTrue(run.result().interrupted());
       assertFalse(run.result().timedOut());
@@ -337,11 +341,7 @@ class ReplWorkerTest {
     void aSigintHandlerTheBlockSetsLastsOnlyAsLongAsTheBlock() {
       var worker = worker(config("python"));
       run(worker, 1, "import signal, time\nsignal.signal(signal.SIGINT, lambda *a: print('mine'))\nw = 3");
-      TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
-      worker.tell(new ReplWorker.Execute(2, "print('ready', flush=True)\ntime.sleep(1000)", LONG, probe.getRef()));
-      List<ReplWorker.Output> outputs = awaitStdout(probe, "ready");
-      worker.tell(ReplWorker.Interrupt.INSTANCE);
-      Run run = collect(probe, 2, outputs);
+      Run run = interruptedOnceReady(worker, 2, "print('ready', flush=True)\ntime.sleep(1000)");
       assertEquals(130, run.exitCode());
       assertTrue(run.result().interrupted());
       assertEquals("ready\n", run.stdout());
@@ -606,11 +606,7 @@ class ReplWorkerTest {
     @Test
     void interruptGives130() {
       var worker = worker(config("bash"));
-      TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
-      worker.tell(new ReplWorker.Execute(1, "echo ready; sleep 1000", LONG, probe.getRef()));
-      List<ReplWorker.Output> outputs = awaitStdout(probe, "ready");
-      worker.tell(ReplWorker.Interrupt.INSTANCE);
-      Run run = collect(probe, 1, outputs);
+      Run run = interruptedOnceReady(worker, 1, "echo ready; sleep 1000");
       assertEquals(130, run.exitCode());
       assertTrue(run.result().interrupted());
       assertEquals("still\n", run(worker, 2, "echo still").stdout());
