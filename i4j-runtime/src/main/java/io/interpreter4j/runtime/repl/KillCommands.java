@@ -2,9 +2,9 @@ package io.interpreter4j.runtime.repl;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -66,21 +66,21 @@ final class KillCommands {
   static List<List<String>> commands(List<Request> requests) {
     List<List<String>> commands = new ArrayList<>();
     String signal = null;
-    Map<String, Boolean> targets = new LinkedHashMap<>();
+    Set<String> targets = new LinkedHashSet<>(); // in order, each once
     for (Request request : requests) {
       if (!request.signal().equals(signal)) {
         addCommands(commands, signal, targets);
         targets.clear();
         signal = request.signal();
       }
-      request.targets().forEach(t -> targets.put(t, Boolean.TRUE));
+      targets.addAll(request.targets());
     }
     addCommands(commands, signal, targets);
     return commands;
   }
 
-  private static void addCommands(List<List<String>> commands, String signal, Map<String, Boolean> targets) {
-    List<String> all = new ArrayList<>(targets.keySet());
+  private static void addCommands(List<List<String>> commands, String signal, Set<String> targets) {
+    List<String> all = new ArrayList<>(targets);
     for (int from = 0; from < all.size(); from += TARGETS_PER_COMMAND) {
       List<String> command = new ArrayList<>(List.of("kill", "-s", signal, "--"));
       command.addAll(all.subList(from, Math.min(all.size(), from + TARGETS_PER_COMMAND)));
