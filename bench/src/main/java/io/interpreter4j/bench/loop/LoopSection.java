@@ -29,9 +29,9 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * {@code loop}: the whole loop, one replayed turn of {@value #BLOCKS} trivial python blocks through a real session
  * under auto-approval: replay model (replies in {@value #CHUNK_CHARS}-character chunks, no delay) -> intercept ->
  * approval -> REPL -> result -> next model call, {@code max-iterations} {@value #MAX_ITERATIONS}. Per block: from one
- * {@code exec_finished} to the next, by the wall clock and by the events' own timestamps; a warm-up turn, then
- * {@value #RUNS} measured turns, each in a new session. Beside it: a Jupyter kernel executing the same blocks alone,
- * {@value #RUNS} passes after one warm-up pass.
+ * {@code exec_finished} to the next, by the wall clock and by the events' own timestamps; {@value #WARMUP_TURNS}
+ * warm-up turns (while C2 compiles the path), then {@value #RUNS} measured turns, each in a new session. Beside it: a
+ * Jupyter kernel executing the same blocks alone, {@value #RUNS} passes after one warm-up pass.
  */
 public final class LoopSection {
 
@@ -39,6 +39,8 @@ public final class LoopSection {
   static final int CHUNK_CHARS = 64;
   static final int MAX_ITERATIONS = 400;
   static final int RUNS = 3;
+  /** Turns before the measured ones (-Dbench.loop.warmups=N to compare). */
+  static final int WARMUP_TURNS = 3;
 
   private LoopSection() {}
 
@@ -53,7 +55,11 @@ public final class LoopSection {
       Cassette cassette = cassette();
       system = SessionKit.system("bench-loop", config);
 
-      turn(system, settings, cassette, "warm-up");
+      // warm-up turns: the first turns of a JVM run while C2 compiles the loop's path on the second core
+      int warmups = Integer.getInteger("bench.loop.warmups", WARMUP_TURNS);
+      for (int i = 1; i <= warmups; i++) {
+        turn(system, settings, cassette, "warm-up-" + i);
+      }
       List<TurnTrace.Figures> runs = new ArrayList<>();
       runs.add(turn(system, settings, cassette, "run-1"));
       // the baseline between the runs: a change in the machine's load is shared out rather than charged to one side
@@ -63,7 +69,7 @@ public final class LoopSection {
       for (int i = 2; i <= RUNS; i++) {
         runs.add(turn(system, settings, cassette, "run-" + i));
       }
-      return report(runs, jupyter);
+      return report(runs, jupyter, warmups);
     } finally {
       if (system != null) {
         system.terminate();
@@ -114,11 +120,12 @@ public final class LoopSection {
     }
   }
 
-  private static ObjectNode report(List<TurnTrace.Figures> runs, JupyterBaseline.Result jupyter) {
+  private static ObjectNode report(List<TurnTrace.Figures> runs, JupyterBaseline.Result jupyter, int warmups) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("what", "one replayed turn of " + BLOCKS + " trivial python blocks (replies in " + CHUNK_CHARS
         + "-character chunks, auto-approval, max-iterations " + MAX_ITERATIONS + "): per block, exec_finished to "
         + "the next exec_finished; the median (and spread) of " + RUNS + " turns' medians; milliseconds");
+    node.put("warmup_turns", warmups);
     ObjectNode i4j = node.putObject("i4j");
     i4j.set("median_ms", spread(runs, f -> f.wall().medianMs()));
     i4j.set("p99_ms", spread(runs, f -> f.wall().p99Ms()));

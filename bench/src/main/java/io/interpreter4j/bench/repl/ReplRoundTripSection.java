@@ -14,9 +14,13 @@ import java.util.List;
  */
 public final class ReplRoundTripSection {
 
+  /** Blocks before the first series may be measured: past C2's thresholds for the per-block path. */
+  static final int JIT_WARMUP = 10_000;
+
   private ReplRoundTripSection() {}
 
   public static ObjectNode run(boolean quick) throws Exception {
+    // the least warm-up: past it, blocks go on until the JIT is quiet (see WorkerRoundTrip)
     int warmup = quick ? 500 : 2000;
     int iterations = quick ? 1000 : 5000;
     Path dir = Files.createTempDirectory("i4j-bench-repl");
@@ -55,14 +59,18 @@ public final class ReplRoundTripSection {
 
   private static ObjectNode python(Path dir, int warmup, int iterations, boolean quick) throws Exception {
     String code = "print(1)";
-    Samples i4j = WorkerRoundTrip.measure("python", code, "1\n", warmup, iterations, dir.resolve("python"));
+    // the first series warms this JVM's JIT past C2's thresholds (a method is compiled by C2 after ~5,000 calls, and
+    // one quiet warm-up round can come between C1's compiles and C2's): the series after it share the compiled path
+    WorkerRoundTrip.Run run = WorkerRoundTrip.measure("python", code, "1\n", Math.max(warmup, JIT_WARMUP), iterations,
+        dir.resolve("python"));
+    Samples i4j = run.samples();
     // the same with the session folder in memory (tmpfs): the runtime's own cost, without this disk's
     Path shm = Path.of("/dev/shm");
     Samples inMemory = null;
     if (Files.isDirectory(shm) && Files.isWritable(shm)) {
       Path memoryDir = Files.createTempDirectory(shm, "i4j-bench-repl");
       try {
-        inMemory = WorkerRoundTrip.measure("python", code, "1\n", warmup, iterations, memoryDir);
+        inMemory = WorkerRoundTrip.measure("python", code, "1\n", warmup, iterations, memoryDir).samples();
       } finally {
         Tools.deleteTree(memoryDir);
       }
@@ -74,6 +82,7 @@ public final class ReplRoundTripSection {
     node.put("code", code);
     node.put("interpreter", Tools.python());
     node.set("i4j", i4j.toJson());
+    node.set("i4j_warmup", run.warmupJson());
     if (inMemory != null) {
       node.set("i4j_outputs_in_memory", inMemory.toJson());
     }
@@ -102,13 +111,15 @@ public final class ReplRoundTripSection {
 
   private static ObjectNode bash(Path dir, int warmup, int iterations, boolean quick) throws Exception {
     String code = "echo 1";
-    Samples i4j = WorkerRoundTrip.measure("bash", code, "1\n", warmup, iterations, dir.resolve("bash"));
+    WorkerRoundTrip.Run run = WorkerRoundTrip.measure("bash", code, "1\n", warmup, iterations, dir.resolve("bash"));
+    Samples i4j = run.samples();
     Samples floor = PipeFloor.measure(PipeFloor.bash(dir), code, "1\n", warmup, iterations);
     Samples fresh = FreshProcess.measure(List.of("bash", "--noprofile", "--norc", "-c"), code, "1\n", 3,
         quick ? 50 : 200);
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("code", code);
     node.set("i4j", i4j.toJson());
+    node.set("i4j_warmup", run.warmupJson());
     node.set("fresh_process", fresh.toJson());
     node.set("pipe_floor", floor.toJson());
     ObjectNode ratios = node.putObject("ratios");

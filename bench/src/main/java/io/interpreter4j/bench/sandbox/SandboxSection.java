@@ -117,7 +117,7 @@ public final class SandboxSection {
     Path work = Files.createDirectories(dir.resolve("work"));
     ReplConfig config = ReplConfig.defaults("python", Files.createDirectories(dir.resolve("session")), work)
         .withSandbox(sandbox);
-    return WorkerRoundTrip.measure(config, CODE, "1\n", warmup, iterations);
+    return WorkerRoundTrip.measure(config, CODE, "1\n", warmup, iterations).samples();
   }
 
   /** One new session's first block, create -> exec_finished, in nanoseconds; the session is stopped after its turn. */
