@@ -45,7 +45,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * RSS, heap per idle session (after GC, with every session idle after its turn and its REPLs still up: the Java side
  * of the REPLs counts, the processes' own memory does not) and peak REPL processes. Beside it: the same mix of blocks
  * run the naive way (a fresh {@code python3 -c} or {@code bash -c} per block, one lane per core), and the memory of
- * one idle Jupyter kernel, which Open Interpreter starts for each session's python.
+ * one idle Jupyter kernel, which Open Interpreter starts for each session's python. The sessions run unconfined, as
+ * the lanes do ({@code -Dbench.sessions.sandbox=auto-run} runs them in the sandbox auto-approval gets by default).
  */
 public final class ConcurrentSessionsSection {
 
@@ -81,7 +82,11 @@ public final class ConcurrentSessionsSection {
     try {
       Path work = Files.createDirectories(dir.resolve("work"));
       // the default idle timeout (10 min): every session keeps its shell through the run and after it
-      var config = SessionKit.config(dir.resolve("data"), work, Map.of());
+      // unconfined by default, as the fresh-process lanes beside them are (-Dbench.sessions.sandbox=auto-run: under
+      // the sandbox a session gets by default under auto-approval, where each interpreter is a fresh bwrap process)
+      String sandbox = System.getProperty("bench.sessions.sandbox", "none");
+      node.put("sandbox", sandbox);
+      var config = SessionKit.config(dir.resolve("data"), work, Map.of("interpreter4j.sandbox.kind", sandbox));
       Settings settings = SessionKit.settings(config);
       Cassette cassette = Cassette.parse(cassetteJson(), "bench-sessions");
       system = SessionKit.system("bench-sessions", config);
