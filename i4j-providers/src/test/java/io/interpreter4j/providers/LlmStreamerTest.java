@@ -3,6 +3,7 @@ package io.interpreter4j.providers;
 import static io.interpreter4j.providers.testing.FakeModelServer.openAiDelta;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.interpreter4j.core.healing.Backoff;
@@ -72,6 +73,12 @@ class LlmStreamerTest {
     while (true) {
       LlmStreamer.Reply reply = session.receiveMessage(WITHIN);
       assertEquals(callId, reply.callId(), "a reply of another call: " + reply);
+      if (reply instanceof LlmStreamer.Final f) {
+        // the last piece, the usage and the end in one message: nothing to ack
+        f.parts().forEach(part -> assertEquals(callId, part.callId(), "a part of another call: " + part));
+        replies.addAll(f.parts());
+        return replies;
+      }
       replies.add(reply);
       if (reply instanceof LlmStreamer.Piece) {
         streamer.tell(new LlmStreamer.Ack(callId));
@@ -184,6 +191,35 @@ class LlmStreamerTest {
           "nothing after the block: " + replies);
       assertInstanceOf(LlmStreamer.Done.class, replies.get(replies.size() - 1));
       assertTrue(clientClosed.get(25, TimeUnit.SECONDS), "the model call is cancelled upstream");
+    }
+  }
+
+  @Test
+  void inFirstBlockModeTheClosedBlockItsUsageAndTheEndComeAsOneMessageAndNothingAfter() throws Exception {
+    try (FakeModelServer server = FakeModelServer.start(ex -> {
+      ex.startEventStream().chunk(openAiDelta("Looking.\n\n```python\nprint(1)\n```\n") + "\n\n"
+          + openAiDelta("more prose") + "\n\n");
+      ex.awaitClientClose(20_000);
+    })) {
+      TestProbe<LlmStreamer.Reply> session = TESTKIT.createTestProbe();
+      ActorRef<LlmStreamer.Command> streamer = streamer(provider(server, 3), session, Faults.NONE);
+      int id = call(streamer, true);
+      LlmStreamer.Final last = null;
+      while (last == null) {
+        LlmStreamer.Reply reply = session.receiveMessage(WITHIN);
+        if (reply instanceof LlmStreamer.Final f) {
+          last = f;
+        } else {
+          assertInstanceOf(LlmStreamer.Piece.class, reply, "before the end only pieces come");
+          streamer.tell(new LlmStreamer.Ack(id));
+        }
+      }
+      assertEquals(id, last.callId());
+      assertInstanceOf(Segment.BlockClosed.class, last.piece().segment(), "the last piece closes the block");
+      assertNotNull(last.usage(), "a stream cut at its first block gets no usage report: it is estimated");
+      assertTrue(last.usage().inputTokens() > 0 && last.usage().outputTokens() > 0, last.usage().toString());
+      assertEquals(List.of(last.piece(), last.usage(), last.done()), last.parts());
+      session.expectNoMessage(Duration.ofMillis(300));
     }
   }
 

@@ -2,12 +2,14 @@ package io.interpreter4j.runtime.llm;
 
 import io.interpreter4j.core.healing.Backoff;
 import io.interpreter4j.core.intercept.Segment;
+import io.interpreter4j.core.model.ChatMessage;
 import io.interpreter4j.core.model.LlmChunk;
 import io.interpreter4j.core.model.ModelException;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.runtime.intercept.BlockInterceptor;
 import io.interpreter4j.runtime.supervision.Faults;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -57,6 +59,19 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
   public record Retrying(int callId, int attempt, String reason, Duration delay) implements Reply {}
 
   public record Done(int callId) implements Reply {}
+
+  /**
+   * The call's last {@link Piece} (its first block closed, in first-block mode), its {@link Usage} (null when the
+   * provider's report was told already) and its {@link Done}, in one message, so the session handles the three in one
+   * go on the way to the approval gate. Not acked: nothing more comes for the call.
+   */
+  public record Final(int callId, Piece piece, Usage usage, Done done) implements Reply {
+
+    /** The piece, the usage if any, and the end, in that order. */
+    public List<Reply> parts() {
+      return usage == null ? List.of(piece, done) : List.of(piece, usage, done);
+    }
+  }
 
   public record Failed(int callId, String message) implements Reply {}
 
@@ -183,7 +198,12 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
     stopStream();
     current = call;
     // counted now, while the model thinks: the call may end the moment its first block closes
-    callInputChars = call.request().messages().stream().mapToLong(msg -> msg.content().length()).sum();
+    // (a plain loop: a long session's conversation has thousands of messages, counted at every call)
+    long chars = 0;
+    for (ChatMessage message : call.request().messages()) {
+      chars += message.content().length();
+    }
+    callInputChars = chars;
     attempt = 1;
     startAttempt();
     return this;
@@ -245,14 +265,17 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
     faults.hit(Faults.Point.STREAMER_STREAMING);
     sentPiece = true;
     outputChars += textLength(m.segment());
-    session.tell(new Piece(current.callId(), m.segment()));
+    Piece piece = new Piece(current.callId(), m.segment());
     if (current.firstBlockOnly() && BlockInterceptor.isRunnableBlockClosed(m.segment())) {
-      // The answer ends here (the stream completes right after this block): tell the session now rather than
-      // after its ack and the stream's completion, so the block reaches the approval gate without three hops.
+      // The answer ends here (the stream completes right after this block): the piece, the usage and the end go as
+      // one message, so the block reaches the approval gate without waiting for an ack or the stream's completion.
+      session.tell(new Final(current.callId(), piece, usageUnlessSeen(), new Done(current.callId())));
       m.ackTo().tell(ACK);
-      finishCall();
+      current = null;
+      killSwitch = null;
       return this;
     }
+    session.tell(piece);
     pendingAck = m.ackTo();
     return this;
   }
@@ -283,13 +306,18 @@ public final class LlmStreamer extends AbstractBehavior<LlmStreamer.Command> {
 
   /** Usage (estimated when the provider sent none) and Done for the current call, which is over. */
   private void finishCall() {
-    if (!usageSeen) {
-      // A stream cut after its first block never gets the provider's usage report: estimate it instead.
-      session.tell(new Usage(current.callId(), (callInputChars + 3) / 4, (outputChars + 3) / 4));
+    Usage usage = usageUnlessSeen();
+    if (usage != null) {
+      session.tell(usage);
     }
     session.tell(new Done(current.callId()));
     current = null;
     killSwitch = null;
+  }
+
+  /** The current call's usage, estimated, when the provider reported none: a stream cut short never gets it. */
+  private Usage usageUnlessSeen() {
+    return usageSeen ? null : new Usage(current.callId(), (callInputChars + 3) / 4, (outputChars + 3) / 4);
   }
 
   private Behavior<Command> onStreamFailed(StreamFailed m) {

@@ -441,12 +441,24 @@ public final class Session extends AbstractBehavior<Session.Command> {
   }
 
   private Behavior<Command> onStreamer(FromStreamer m) {
-    LlmStreamer.Reply reply = m.reply();
+    if (m.reply() instanceof LlmStreamer.Final f) {
+      // the call's last piece, usage and end at once; the streamer waits for no ack of it
+      for (LlmStreamer.Reply part : f.parts()) {
+        onStreamerReply(part, false);
+      }
+    } else {
+      onStreamerReply(m.reply(), true);
+    }
+    return this;
+  }
+
+  private void onStreamerReply(LlmStreamer.Reply reply, boolean ackPieces) {
+    boolean ack = ackPieces && reply instanceof LlmStreamer.Piece;
     if (!turn.current(reply)) {
-      if (reply instanceof LlmStreamer.Piece) {
+      if (ack) {
         streamer.tell(new LlmStreamer.Ack(reply.callId()));
       }
-      return this;
+      return;
     }
     touch();
     if (reply instanceof LlmStreamer.Usage u) {
@@ -454,10 +466,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
       outputTokens += u.outputTokens();
     }
     turn.onStreamer(reply);
-    if (reply instanceof LlmStreamer.Piece) {
+    if (ack) {
       streamer.tell(new LlmStreamer.Ack(reply.callId()));
     }
-    return this;
   }
 
   private Behavior<Command> onGate(FromGate m) {
