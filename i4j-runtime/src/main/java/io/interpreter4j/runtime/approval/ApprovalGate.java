@@ -30,9 +30,16 @@ public final class ApprovalGate {
 
   /**
    * Decide on a block: replyTo hears {@link Asking} if a person is asked, then exactly one {@link Decision}
-   * (none if cancelled).
+   * (none if cancelled). A {@code precheck} never asks anyone: it is answered with the {@link Decision} when the
+   * analysis and the rules decide alone, else with {@link WouldAsk} (the session sends the block again as a plain
+   * review once the events before the question are out). The session prechecks the block that ends a model call
+   * while it still journals the call's last events, so the decision is ready when it needs it.
    */
-  public record Review(CodeBlock block, ActorRef<Reply> replyTo) implements Command {}
+  public record Review(CodeBlock block, ActorRef<Reply> replyTo, boolean precheck) implements Command {
+    public Review(CodeBlock block, ActorRef<Reply> replyTo) {
+      this(block, replyTo, false);
+    }
+  }
 
   /** Withdraw the open question, if any; no decision is sent for it. */
   public enum Cancel implements Command { INSTANCE }
@@ -46,6 +53,9 @@ public final class ApprovalGate {
   public sealed interface Reply {
     int block();
   }
+
+  /** The answer to a precheck that needs a person: nobody was asked yet; review the block to ask. */
+  public record WouldAsk(int block) implements Reply {}
 
   /** A person is being asked about this block (the dashboard shows an approval card). */
   public record Asking(int block, String language, String code, String risk, List<RiskFlag> flags) implements Reply {}
@@ -142,6 +152,10 @@ public final class ApprovalGate {
         return Behaviors.same();
       }
       default -> {
+        if (review.precheck()) {
+          review.replyTo().tell(new WouldAsk(block.index()));
+          return Behaviors.same();
+        }
         review.replyTo().tell(new Asking(block.index(), block.language(), block.code(), level, flags));
         context.pipeToSelf(approver.ask(sessionId, block),
             (answer, failure) -> new Answered(block.index(), answer, failure));

@@ -33,6 +33,9 @@ final class BlockSteps {
   private final Faults faults;
 
   private CodeBlock awaitingBlock;
+  /** The block sent to the gate as a precheck ({@link #precheck}), or -1; its reply, until the block's turn comes. */
+  private int prechecked = -1;
+  private ApprovalGate.Reply precheckReply;
   private CodeBlock runningBlock;
   private String runningCode;
   private String runningLanguage;
@@ -62,6 +65,8 @@ final class BlockSteps {
   void clear() {
     awaitingLanguages = false;
     awaitingBlock = null;
+    prechecked = -1;
+    precheckReply = null;
     runningBlock = null;
     runningCode = null;
     runningLanguage = null;
@@ -96,7 +101,31 @@ final class BlockSteps {
     }
     turn.phase(TurnRunner.Phase.AWAITING_APPROVAL);
     awaitingBlock = block;
+    if (prechecked == block.index()) {
+      if (precheckReply != null) { // the gate answered while the call's last events were journaled
+        ApprovalGate.Reply reply = precheckReply;
+        precheckReply = null;
+        onDecision(reply);
+      }
+      return;
+    }
     children.gate().tell(new ApprovalGate.Review(block, children.gateReplies()));
+  }
+
+  /**
+   * Sends the block that ends the model's call to the gate as a precheck, before its events are journaled: the gate
+   * decides in parallel, and {@link #runNext} finds the decision waiting. A block of an unknown language is not sent
+   * (it gets no review). The gate asks nobody on a precheck: if a person must decide, the block is reviewed again
+   * once its events are out.
+   */
+  void precheck(CodeBlock block) {
+    List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
+    if (installed == null || installed.stream().noneMatch(i -> i.name().equals(languages.canonical(block.language())))) {
+      return;
+    }
+    prechecked = block.index();
+    precheckReply = null;
+    children.gate().tell(new ApprovalGate.Review(block, children.gateReplies(), true));
   }
 
   void onLanguagesFound() {
@@ -107,8 +136,21 @@ final class BlockSteps {
   }
 
   void onDecision(ApprovalGate.Reply reply) {
-    if (turn.phase() != TurnRunner.Phase.AWAITING_APPROVAL || awaitingBlock == null || awaitingBlock.index() != reply.block()) {
-      return;
+    if (reply.block() == prechecked) {
+      if (turn.phase() != TurnRunner.Phase.AWAITING_APPROVAL || awaitingBlock == null
+          || awaitingBlock.index() != reply.block()) {
+        precheckReply = reply; // the block's turn has not come yet: runNext takes it
+        return;
+      }
+      prechecked = -1;
+      if (reply instanceof ApprovalGate.WouldAsk) { // a person decides: ask now that the block's events are out
+        children.gate().tell(new ApprovalGate.Review(awaitingBlock, children.gateReplies()));
+        return;
+      }
+    }
+    if (reply instanceof ApprovalGate.WouldAsk || turn.phase() != TurnRunner.Phase.AWAITING_APPROVAL
+        || awaitingBlock == null || awaitingBlock.index() != reply.block()) {
+      return; // a precheck's answer for a block that is not prechecked any more, or a stale reply
     }
     faults.hit(Faults.Point.SESSION_AWAITING_APPROVAL);
     if (reply instanceof ApprovalGate.Asking asking) {

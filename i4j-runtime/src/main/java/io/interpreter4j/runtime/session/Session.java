@@ -442,7 +442,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private Behavior<Command> onStreamer(FromStreamer m) {
     if (m.reply() instanceof LlmStreamer.Final f) {
-      // the call's last piece, usage and end at once; the streamer waits for no ack of it
+      // the call's last piece, usage and end at once (the streamer waits for no ack of it); its block goes to the gate
+      // first, which decides while the events are journaled
+      turn.precheck(f);
       for (LlmStreamer.Reply part : f.parts()) {
         onStreamerReply(part, false);
       }

@@ -5,6 +5,7 @@ import io.interpreter4j.core.config.Settings.InterceptorMode;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.event.TurnStatus;
 import io.interpreter4j.core.intercept.CodeBlock;
+import io.interpreter4j.core.intercept.Segment;
 import io.interpreter4j.core.image.ImageRef;
 import io.interpreter4j.core.model.ModelRequest;
 import io.interpreter4j.runtime.approval.ApprovalGate;
@@ -267,6 +268,16 @@ final class TurnRunner {
   /** Whether a streamer reply belongs to the call that runs now (stale pieces must still be acked). */
   boolean current(LlmStreamer.Reply reply) {
     return reply.callId() == callId && phase == Phase.STREAMING;
+  }
+
+  /**
+   * The model's call ends with this block ({@link LlmStreamer.Final}): the gate gets it as a precheck before the
+   * call's last events are journaled (see {@link BlockSteps#precheck}).
+   */
+  void precheck(LlmStreamer.Final last) {
+    if (current(last.piece()) && last.piece().segment() instanceof Segment.BlockClosed closed) {
+      blocks.precheck(closed.block());
+    }
   }
 
   void onStreamer(LlmStreamer.Reply reply) {

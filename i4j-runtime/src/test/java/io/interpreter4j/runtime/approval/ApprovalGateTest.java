@@ -38,6 +38,7 @@ class ApprovalGateTest {
     final CompletableFuture<Answer> answer = new CompletableFuture<>();
     final boolean interactive;
     volatile int cancelled = -1;
+    volatile int asked;
 
     ManualApprover(boolean interactive) {
       this.interactive = interactive;
@@ -45,6 +46,7 @@ class ApprovalGateTest {
 
     @Override
     public CompletableFuture<Answer> ask(String sessionId, CodeBlock block) {
+      asked++;
       return answer;
     }
 
@@ -72,6 +74,37 @@ class ApprovalGateTest {
     assertEquals("approved", d.decision().wire());
     assertEquals("auto", d.by().wire());
     assertEquals("low", d.risk());
+  }
+
+  @Test
+  void aPrecheckDecidesWhatTheRulesAndTheAnalysisDecideAlone() {
+    TestProbe<ApprovalGate.Reply> probe = KIT.createTestProbe();
+    ActorRef<ApprovalGate.Command> gate = gate(ApprovalMode.AUTO, Approver.NOBODY, PolicyRules.none());
+    gate.tell(new ApprovalGate.Review(bash(1, "ls -la"), probe.getRef(), true));
+    ApprovalGate.Decision approved = probe.expectMessageClass(ApprovalGate.Decision.class, WAIT);
+    assertEquals("approved", approved.decision().wire());
+    assertEquals("auto", approved.by().wire());
+    gate.tell(new ApprovalGate.Review(bash(2, "sudo rm -rf /"), probe.getRef(), true));
+    ApprovalGate.Decision denied = probe.expectMessageClass(ApprovalGate.Decision.class, WAIT);
+    assertEquals(2, denied.block());
+    assertEquals("denied", denied.decision().wire());
+    assertEquals("policy", denied.by().wire(), "decided as a plain review decides it");
+  }
+
+  @Test
+  void aPrecheckNeverAsksAPersonItSaysWouldAskAndTheReviewAfterItAsks() {
+    ManualApprover person = new ManualApprover(true);
+    TestProbe<ApprovalGate.Reply> probe = KIT.createTestProbe();
+    ActorRef<ApprovalGate.Command> gate = gate(ApprovalMode.ASK, person, PolicyRules.none());
+    gate.tell(new ApprovalGate.Review(bash(1, "ls -la"), probe.getRef(), true));
+    assertEquals(1, probe.expectMessageClass(ApprovalGate.WouldAsk.class, WAIT).block());
+    probe.expectNoMessage(Duration.ofMillis(200));
+    assertEquals(0, person.asked, "a precheck asks nobody");
+    gate.tell(new ApprovalGate.Review(bash(1, "ls -la"), probe.getRef()));
+    assertEquals(1, probe.expectMessageClass(ApprovalGate.Asking.class, WAIT).block());
+    person.answer.complete(Approver.Answer.yes());
+    assertEquals("approved", probe.expectMessageClass(ApprovalGate.Decision.class, WAIT).decision().wire());
+    assertEquals(1, person.asked, "the plain review asked the person once");
   }
 
   @Test

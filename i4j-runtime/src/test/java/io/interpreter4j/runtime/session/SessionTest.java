@@ -156,6 +156,42 @@ class SessionTest {
   }
 
   @Test
+  void aPersonIsAskedOnlyOnceTheBlockAndTheAnswerBeforeItAreOut() throws Exception {
+    // the block that ends the model's call goes to the gate as a precheck before its events are journaled: the gate
+    // must not ask anyone then
+    java.util.concurrent.atomic.AtomicReference<SessionHarness.Running> running =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    List<String> seenWhenAsked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Approver person = (session, block) -> {
+      running.get().all.forEach(e -> seenWhenAsked.add(e.type()));
+      return java.util.concurrent.CompletableFuture.completedFuture(Approver.Answer.yes());
+    };
+    running.set(harness.start(cassette(cassetteJson(
+        turn(null, "Listing it.\n\n```bash\necho asked-after\n```\n"),
+        turn(null, "It printed asked-after."))), person, Map.of("interpreter4j.approval.mode", "ask")));
+    var s = running.get();
+    assertEquals("done", s.turn("go", TURN).status().wire(), s.types());
+    assertTrue(seenWhenAsked.contains("code_block") && seenWhenAsked.contains("assistant_message"),
+        "asked before the block's events were out: " + seenWhenAsked);
+    assertTrue(s.output().contains("asked-after"), s.output());
+  }
+
+  @Test
+  void anAutoApprovedBlocksEventsKeepTheirOrder() throws Exception {
+    var s = harness.start(cassette(cassetteJson(
+        turn(null, "Running it.\n\n```bash\necho in-order\n```\n"),
+        turn(null, "Done."))), Approver.NOBODY, Map.of("interpreter4j.approval.mode", "auto"));
+    assertEquals("done", s.turn("go", TURN).status().wire(), s.types());
+    List<String> types = s.all.stream().map(e -> e.type()).toList();
+    int block = types.indexOf("code_block");
+    int message = types.indexOf("assistant_message");
+    int approval = types.indexOf("approval");
+    int started = types.indexOf("exec_started");
+    assertTrue(0 <= block && block < message && message < approval && approval < started, types.toString());
+    assertEquals("auto", s.payloads(EventPayload.Approval.class).get(0).by().wire());
+  }
+
+  @Test
   void noOneToAskEndsBlocked() throws Exception {
     var s = harness.start(cassette(cassetteJson(turn(null, "```bash\necho hi\n```"))), Approver.NOBODY,
         Map.of("interpreter4j.approval.mode", "ask"));
