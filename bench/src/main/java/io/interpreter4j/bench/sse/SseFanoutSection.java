@@ -62,7 +62,7 @@ public final class SseFanoutSection {
       var config = SessionKit.config(dir.resolve("data"), work, Map.of("interpreter4j.model", "replay:bench-sse"));
       Settings settings = SessionKit.settings(config);
       system = SessionKit.system("bench-sse", config);
-      Cassette cassette = Cassette.parse(cassetteJson(lines, lines / 2), "bench-sse");
+      Cassette cassette = Cassette.parse(cassetteJson(lines), "bench-sse");
       server = Server.start(system, ServerConfig.defaults().withPort(0).withToken(TOKEN), settings,
           spec -> model(spec, cassette), SessionKit.HOST);
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -92,9 +92,8 @@ public final class SseFanoutSection {
           + "), one selector thread for all clients");
       measureTurn(node, open, http, base, id, clients, seconds, floorFrom, floor);
       ObjectNode second = node.putObject("second_turn");
-      second.put("what", "the same busy turn again at once, with " + lines / 2 + " lines: the server's code is compiled "
-          + "by then (the first busy turn is the server's first, and pays for the JIT compilers and the bytecode "
-          + "interpreter)");
+      second.put("what", "the same busy turn again at once: the server's code is compiled by then (the first busy "
+          + "turn is the server's first, and pays for the JIT compilers and the bytecode interpreter)");
       measureTurn(second, open, http, base, id, clients, seconds, floorFrom, floor);
       return node;
     } finally {
@@ -226,10 +225,10 @@ public final class SseFanoutSection {
   }
 
   /**
-   * A greeting; then, twice, a long answer in small pieces with a python block that prints a line every 2 ms
-   * ({@code lines}, then {@code secondLines}), and its closing words.
+   * A greeting; then, twice, a long answer in small pieces with a python block that prints a line every 2 ms, and
+   * its closing words.
    */
-  static String cassetteJson(int lines, int secondLines) {
+  static String cassetteJson(int lines) {
     ObjectNode root = EventCodec.mapper().createObjectNode();
     var turns = root.putArray("turns");
     turns.addObject().put("reply", "Yes, ready.").put("chunk_chars", 4).put("delay_ms", 0);
@@ -239,7 +238,7 @@ public final class SseFanoutSection {
         + "    print('line', i, flush=True)\n    time.sleep(0.002)\n```\n").put("chunk_chars", 4).put("delay_ms", 1);
     turns.addObject().put("reply", "All lines printed.").put("chunk_chars", 4).put("delay_ms", 0);
     // the same turn again (the second measured turn)
-    turns.addObject().put("reply", prose + "\n\n```python\nimport time\nfor i in range(" + secondLines + "):\n"
+    turns.addObject().put("reply", prose + "\n\n```python\nimport time\nfor i in range(" + lines + "):\n"
         + "    print('line', i, flush=True)\n    time.sleep(0.002)\n```\n").put("chunk_chars", 4).put("delay_ms", 1);
     turns.addObject().put("reply", "All lines printed.").put("chunk_chars", 4).put("delay_ms", 0);
     return root.toString();
