@@ -22,8 +22,11 @@ import java.util.concurrent.TimeUnit;
  * bounded queues that end their client when full).
  */
 final class SessionFanOut {
-  /** Events held for one hand-out at most: a burst larger than this goes out without waiting for the interval. */
-  static final int MAX_HELD = 512;
+  /**
+   * Events held for one hand-out at most: a burst larger than this goes out without waiting for the interval. With
+   * each client's queue of batches, it bounds what a client that falls behind pins (queue size times this).
+   */
+  static final int MAX_HELD = 64;
 
   private final Set<LiveFeed<EventBatch>> feeds = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService timer;
