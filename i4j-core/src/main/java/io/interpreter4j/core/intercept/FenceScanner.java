@@ -55,28 +55,60 @@ public final class FenceScanner {
     if (finished) {
       throw new IllegalStateException("feed() after finish()");
     }
+    // Most chunks are a few characters inside a line: they take one of the two paths below, and feed() stays small
+    // enough for the JIT to inline into the caller's loop. Nothing is held in `out` between calls.
+    int newline = chunk.indexOf('\n');
     int n = chunk.length();
-    if (lineIsPlain && mode != Mode.RUNNABLE && text.length() == 0 && out.isEmpty() && n > 0
-        && chunk.indexOf('\n') < 0 && !Character.isHighSurrogate(chunk.charAt(n - 1))) {
-      return List.of(new Segment.Text(chunk)); // the common case: more of a prose line, passed on as it came
+    if (newline < 0 && n > 0) {
+      if (mode == Mode.RUNNABLE) {
+        line.append(chunk); // more of a line of code, emitted whole at its end
+        return List.of();
+      }
+      if (lineIsPlain && text.length() == 0 && !Character.isHighSurrogate(chunk.charAt(n - 1))) {
+        return List.of(new Segment.Text(chunk)); // more of a prose line, passed on as it came
+      }
     }
-    boolean nothingHeld = text.length() == 0 && out.isEmpty() && line.length() == 0;
+    return scan(chunk, newline);
+  }
+
+  /**
+   * The general path of {@link #feed}, character by character where a line may still be a fence; {@code newline} is
+   * the chunk's first '\n' or -1. Kept one method, larger than the JIT's limit for inlining a hot call
+   * ({@code FreqInlineSize}, 325 bytes of bytecode), so that feed() compiles small and is inlined into its caller.
+   */
+  private List<Segment> scan(String chunk, int newline) {
+    int n = chunk.length();
+    boolean nothingHeld = text.length() == 0 && line.length() == 0;
     int i = 0;
     while (i < n) {
       char c = chunk.charAt(i);
-      if (c != '\n' && !lineIsPlain && line.length() == 0 && mode != Mode.RUNNABLE && cannotStartFence(c)) {
+      if (c == '\n') {
+        endLine();
+        i++;
+        continue;
+      }
+      if (!lineIsPlain && line.length() == 0 && mode != Mode.RUNNABLE && cannotStartFence(c)) {
         lineIsPlain = true; // decided by its first character, as most lines of prose are
       }
-      if (c != '\n' && (lineIsPlain || mode == Mode.RUNNABLE)) {
+      if (lineIsPlain || mode == Mode.RUNNABLE) {
         // the rest of a line that cannot be a fence (or a line of code, emitted whole): copied in one go
-        int newline = chunk.indexOf('\n', i);
+        if (newline >= 0 && newline < i) {
+          newline = chunk.indexOf('\n', i);
+        }
         int end = newline < 0 ? n : newline;
         (lineIsPlain ? text : line).append(chunk, i, end);
         i = end;
-      } else {
-        accept(c);
-        i++;
+        continue;
       }
+      // a line that may still be the fence looked for: held back one character at a time until that is decided
+      line.append(c);
+      boolean stillPossible = mode == Mode.PROSE ? couldBeOpeningFence(line) : couldBeClosingFence(line);
+      if (!stillPossible) {
+        text.append(line);
+        line.setLength(0);
+        lineIsPlain = true;
+      }
+      i++;
     }
     if (n > 0 && nothingHeld && out.isEmpty() && line.length() == 0 && text.length() == n
         && !Character.isHighSurrogate(chunk.charAt(n - 1))) {
@@ -110,28 +142,6 @@ public final class FenceScanner {
   /** The index the next runnable block will get. */
   public int nextBlockIndex() {
     return nextIndex;
-  }
-
-  private void accept(char c) {
-    if (c == '\n') {
-      endLine();
-      return;
-    }
-    if (lineIsPlain) {
-      text.append(c);
-      return;
-    }
-    line.append(c);
-    boolean stillPossible = switch (mode) {
-      case PROSE -> couldBeOpeningFence(line);
-      case PASSTHROUGH -> couldBeClosingFence(line);
-      case RUNNABLE -> true; // code is emitted in whole lines anyway
-    };
-    if (!stillPossible) {
-      text.append(line);
-      line.setLength(0);
-      lineIsPlain = true;
-    }
   }
 
   private void endLine() {

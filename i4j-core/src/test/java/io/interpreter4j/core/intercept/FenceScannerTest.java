@@ -116,8 +116,26 @@ class FenceScannerTest {
             List.of(), "use `x` and ``` y\n"),
         Arguments.of("non-BMP characters in prose and code",
             "Hi \uD83D\uDE00\n```python\nprint('\uD83D\uDE00')\n```\n\uD83D\uDE00",
-            List.of(block(1, "python", "python", "print('\uD83D\uDE00')")), "Hi \uD83D\uDE00\n\uD83D\uDE00"));
+            List.of(block(1, "python", "python", "print('\uD83D\uDE00')")), "Hi \uD83D\uDE00\n\uD83D\uDE00"),
+        Arguments.of("long lines of prose, code and passthrough",
+            LONG + "\n```python\nx = '" + LONG + "'\n```\n```text\n" + LONG + "\n```\n" + LONG,
+            List.of(block(1, "python", "python", "x = '" + LONG + "'")),
+            LONG + "\n```text\n" + LONG + "\n```\n" + LONG),
+        Arguments.of("a tilde block holds backtick fences",
+            "~~~python\n```\nx\n```bash\n~~~\n",
+            List.of(block(1, "python", "python", "```\nx\n```bash")), ""),
+        Arguments.of("a list item's indented fence with a longer fence inside",
+            "- step:\n  ````bash\n  ```\n  echo 1\n  ```\n  ````\n- done\n",
+            List.of(block(1, "bash", "bash", "```\necho 1\n```")), "- step:\n- done\n"),
+        Arguments.of("CRLF in a tilde block and a passthrough block",
+            "~~~bash\r\necho 1\r\n~~~\r\n```text\r\nout\r\n```\r\nend",
+            List.of(block(1, "bash", "bash", "echo 1")), "```text\r\nout\r\n```\r\nend"),
+        Arguments.of("prose lines starting with spaces, backticks or tildes",
+            " a\n  `b`\n~c\n``d\n   e\n    ```\n",
+            List.of(), " a\n  `b`\n~c\n``d\n   e\n    ```\n"));
   }
+
+  private static final String LONG = "0123456789 abcdefghijklmnopqrstuvwxyz `x` ~y~ ".repeat(8);
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
@@ -145,6 +163,59 @@ class FenceScannerTest {
     assertEquals(blocks, blocksOf(oneByOne));
     assertEquals(text, textOf(oneByOne));
     assertWellFormed(oneByOne);
+  }
+
+  /** As a provider streams: pieces of one width (the benchmark's is 4), every width, so every fast path meets every line. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void sameResultInPiecesOfEveryWidth(String name, String input, List<CodeBlock> blocks, String text) {
+    List<Segment> expected = normalize(scan(List.of(input)));
+    for (int width = 1; width <= input.length(); width++) {
+      List<String> pieces = new ArrayList<>();
+      for (int i = 0; i < input.length(); i += width) {
+        pieces.add(input.substring(i, Math.min(input.length(), i + width)));
+      }
+      List<Segment> segments = scan(pieces);
+      assertEquals(expected, normalize(segments), "pieces of " + width);
+      assertWellFormed(segments);
+    }
+  }
+
+  /** Three pieces cut at every two points: a fence line split across chunks at every offset, with a chunk inside it. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void sameResultInThreePiecesAtEveryTwoPoints(String name, String input, List<CodeBlock> blocks, String text) {
+    List<Segment> expected = normalize(scan(List.of(input)));
+    int step = input.length() > 200 ? 7 : 1; // the long-line case: every 7th point keeps it under a second
+    for (int i = 0; i <= input.length(); i += step) {
+      for (int j = i; j <= input.length(); j += step) {
+        List<Segment> split = scan(List.of(input.substring(0, i), input.substring(i, j), input.substring(j)));
+        assertEquals(expected, normalize(split), "split at " + i + " and " + j);
+      }
+    }
+  }
+
+  @Test
+  void codeShortOfALineEndIsHeldAndComesOutAsOneLine() {
+    FenceScanner scanner = new FenceScanner("python", 1);
+    assertEquals(List.of(new Segment.BlockOpen(1, "python", "python", true)), scanner.feed("```python\n"));
+    assertEquals(List.of(), scanner.feed("x ="));
+    assertEquals(List.of(), scanner.feed(" 1"));
+    assertEquals(List.of(), scanner.feed("\r"));
+    assertEquals(List.of(new Segment.Code(1, "x = 1\n"), new Segment.Code(1, "y\n")), scanner.feed("\ny\n``"));
+    assertEquals(List.of(), scanner.feed("`"));
+    assertEquals(List.of(new Segment.BlockClosed(block(1, "python", "python", "x = 1\ny"))), scanner.feed("\n"));
+    assertEquals(List.of(), scanner.finish());
+  }
+
+  @Test
+  void keepsAHighSurrogateAtTheEndOfAChunkOfProseUntilItsPair() {
+    FenceScanner scanner = new FenceScanner("python", 1);
+    assertEquals(List.of(new Segment.Text("ab")), scanner.feed("ab"));
+    assertEquals(List.of(new Segment.Text("c")), scanner.feed("c\uD83D"));
+    assertEquals(List.of(new Segment.Text("\uD83D\uDE00d")), scanner.feed("\uDE00d"));
+    assertEquals(List.of(new Segment.Text("e")), scanner.feed("e"));
+    assertEquals(List.of(), scanner.finish());
   }
 
   @Test

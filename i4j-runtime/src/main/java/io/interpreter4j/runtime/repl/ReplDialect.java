@@ -64,16 +64,27 @@ abstract class ReplDialect {
     @Override
     String command(String marker, Path codeFile) {
       String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
-      return "{ __i4j_begin; } 2>&63; . " + quoted + "; { __i4j_done " + marker + " $?; } 2>&63\n";
+      return "{ __i4j_begin 0;} 2>&63;. " + quoted + ";{ __i4j_done $?;} 2>&63\n" + checkedMarker(marker);
     }
 
     @Override
     String inlineCommand(String marker, int block, String code) {
-      // The code as a here-document on fd 60, sourced at top level as a file would be (state persists, and the
-      // INT trap's `return` ends the block); the quoted delimiter, unique per block, keeps the code verbatim.
-      String end = "__I4J_END_" + marker;
-      return "{ __i4j_begin; } 2>&63; . /dev/fd/60 60<<'" + end + "'; { __i4j_done " + marker
-          + " $?; } 2>&63\n" + code + (code.endsWith("\n") ? "" : "\n") + end + "\n";
+      // One short line for bash's parser, which reads a pipe a byte at a time, then the marker and the code, which
+      // the driver takes with `read -N` and sources at top level (bash_driver.sh). bash drops NUL bytes without
+      // counting them, so they are left out here; a count in characters is the same in every locale only for ASCII
+      // code, so other code is counted in UTF-8 bytes and read in the C locale.
+      String verbatim = code.indexOf('\0') < 0 ? code : code.replace("\0", "");
+      int bytes = utf8Length(verbatim);
+      return "{ __i4j_begin " + bytes + (bytes == verbatim.length() ? "" : " bytes")
+          + ";} 2>&63;. /dev/fd/60 60<<<\"$__i4j_code\";{ __i4j_done $?;} 2>&63\n" + checkedMarker(marker) + verbatim;
+    }
+
+    /** The driver reads exactly 32 characters of marker ({@link MarkerScanner#newMarker}). */
+    private static String checkedMarker(String marker) {
+      if (marker.length() != 32) {
+        throw new IllegalArgumentException("the bash driver takes a 32-character marker, not '" + marker + "'");
+      }
+      return marker;
     }
 
     @Override
@@ -193,6 +204,16 @@ abstract class ReplDialect {
     all.add(ReplProcess.SETSID);
     all.addAll(argv);
     return all;
+  }
+
+  /** The length of {@code text} in UTF-8 bytes as {@link ReplProcess#send} writes it (a lone surrogate as '?'). */
+  static int utf8Length(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) >= 0x80) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+      }
+    }
+    return text.length();
   }
 
   static String checkedPath(Path codeFile) {

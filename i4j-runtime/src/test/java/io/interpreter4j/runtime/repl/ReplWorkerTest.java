@@ -563,6 +563,31 @@ class ReplWorkerTest {
     }
 
     @Test
+    void whatABlockSetsForItselfDoesNotDisturbHowTheDriverReadsTheNext() {
+      var worker = worker(config("bash"));
+      // the driver takes each block's code with `read -N`: IFS, TMOUT, the locale and a function named read are the
+      // blocks' own, and stay as they set them
+      assertEquals(0, run(worker, 1, "IFS=:; TMOUT=1; export LC_ALL=C; read() { echo hijacked; }").exitCode());
+      Run next = run(worker, 2, "s='h\u00e9 \u2713'; echo \"[$IFS] $TMOUT $LC_ALL ${#s}\"; type -t read");
+      assertEquals(0, next.exitCode(), next.stderr());
+      assertEquals("[:] 1 C 7\nfunction\n", next.stdout());
+      assertEquals("  x\t\\\n", run(worker, 3, "printf '%s\\n' '  x\t\\'").stdout(), "spaces, tab and backslash kept");
+    }
+
+    @Test
+    void theDriversPathForABashWithoutReadNKeepsTheShellInStep() {
+      // bash before 4.1 (macOS's 3.2) has no `read -N`: the driver reads with -n there; the same path on this bash
+      var worker = worker(config("bash").withExtraEnv(Map.of("I4J_BASH_NO_READ_N", "1")));
+      Run first = run(worker, 1, "x=5; s='h\u00e9llo \u2713'\nprintf '[%s]\\n' '  a\t\\'\n");
+      assertEquals(0, first.exitCode(), first.stderr());
+      assertEquals("[  a\t\\]\n", first.stdout());
+      assertEquals(0, run(worker, 2, "").exitCode());
+      Run after = run(worker, 3, "echo \"$x $s\"\0");
+      assertEquals(0, after.exitCode(), after.stderr());
+      assertEquals("5 h\u00e9llo \u2713\n", after.stdout());
+    }
+
+    @Test
     void xtraceShowsTheBlocksCommandsNotTheDrivers() {
       var worker = worker(config("bash"));
       assertEquals(0, run(worker, 1, "set -x").exitCode());
