@@ -194,6 +194,12 @@ class CutStreamTest {
       if (reply instanceof LlmStreamer.Usage) {
         continue;
       }
+      if (reply instanceof LlmStreamer.Final f) { // first-block mode: the closing piece and the end in one message
+        replies.add(f.piece());
+        replies.add(f.done());
+        TESTKIT.stop(streamer);
+        return new Call(replies);
+      }
       replies.add(reply);
       if (reply instanceof LlmStreamer.Piece) {
         streamer.tell(new LlmStreamer.Ack(callId));
