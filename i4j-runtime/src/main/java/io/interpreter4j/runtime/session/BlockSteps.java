@@ -88,7 +88,7 @@ final class BlockSteps {
       return;
     }
     String language = languages.canonical(block.language());
-    if (installed.stream().noneMatch(i -> i.name().equals(language))) {
+    if (!isInstalled(installed, language)) {
       String message = PromptBuilder.unknownLanguage(block.index(), block.language(),
           installed.stream().map(LanguageRegistry.Installed::label).toList());
       events.publish(new EventPayload.Error(message));
@@ -120,12 +120,16 @@ final class BlockSteps {
    */
   void precheck(CodeBlock block) {
     List<LanguageRegistry.Installed> installed = languages.discovery().getNow(null);
-    if (installed == null || installed.stream().noneMatch(i -> i.name().equals(languages.canonical(block.language())))) {
+    if (installed == null || !isInstalled(installed, languages.canonical(block.language()))) {
       return;
     }
     prechecked = block.index();
     precheckReply = null;
     children.gate().tell(new ApprovalGate.Review(block, children.gateReplies(), true));
+  }
+
+  private static boolean isInstalled(List<LanguageRegistry.Installed> installed, String language) {
+    return installed.stream().anyMatch(i -> i.name().equals(language));
   }
 
   void onLanguagesFound() {
