@@ -16,6 +16,7 @@ import io.interpreter4j.core.config.ConfigLoader;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.runtime.approval.Approver;
+import io.interpreter4j.providers.Models;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
 import java.io.PrintStream;
@@ -135,7 +136,7 @@ final class SessionLauncher {
   }
 
   /** The actor system started by {@link #startSystemEarly()}, or null. */
-  private CompletableFuture<ActorSystem<SessionManager.Command>> earlySystem;
+  private volatile CompletableFuture<ActorSystem<SessionManager.Command>> earlySystem;
 
   /**
    * Starts the actor system on a thread of its own now, so that it comes up while the caller does other work (the
@@ -176,6 +177,18 @@ final class SessionLauncher {
       return early.join();
     } catch (java.util.concurrent.CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  /**
+   * The name the session's model will have, when the flags, configuration or environment name a model (no local
+   * Ollama asked) and that name is one a provider can have; empty otherwise, and then only {@link #start} knows it.
+   */
+  Optional<String> modelName() {
+    try {
+      return Models.resolveOffline(settings, env).map(model -> Models.name(model, settings));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // start says what is wrong with it
     }
   }
 
