@@ -113,6 +113,14 @@ final class InteractiveChat {
             terminal.raise(Terminal.Signal.INT); // readLine ends; the loop sees the failure and throws it
           }
         })) {
+      // A start that failed after the loop looked and before readLine was reading: readLine ends at once (its own
+      // INT handler, in place when it calls this, interrupts the reading thread).
+      reader.getWidgets().put(LineReader.CALLBACK_INIT, () -> {
+        if (start.failed()) {
+          terminal.raise(Terminal.Signal.INT);
+        }
+        return true;
+      });
       String model = named.orElseGet(() -> start.await().model());
       // A hang-up or SIGTERM still ends the REPL processes and gives the terminal back in its original mode.
       Thread onExit = new Thread(() -> {
