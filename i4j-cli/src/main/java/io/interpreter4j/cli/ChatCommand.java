@@ -11,8 +11,6 @@ import picocli.CommandLine.Option;
  * about, its output streams live. Ctrl-C interrupts the running block or the generation; Ctrl-D exits.
  */
 @Command(name = "i4j", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-    subcommands = {RunCommand.class, ServeCommand.class, McpCommand.class, SessionsCommand.class,
-        ResumeCommand.class, ShowCommand.class, ProfilesCommand.class, DoctorCommand.class},
     description = {
         "Chat with a model that runs code on this machine, with your approval.",
         "Type a message and press Enter (a message between lines of \"\"\" spans several lines); %%help lists the "

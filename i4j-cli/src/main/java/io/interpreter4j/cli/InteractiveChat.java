@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -57,10 +58,29 @@ final class InteractiveChat {
   static int run(CommonOptions options, ServerConfig dashboard, Resume resume) throws IOException,
       InterruptedException {
     Map<String, String> env = System.getenv();
-    Terminal terminal = systemTerminal();
+    // The terminal opens on a thread of its own (JLine runs infocmp in a child process and waits for it) while this
+    // one reads the configuration and sets the process's defaults.
+    CompletableFuture<Terminal> opening = new CompletableFuture<>();
+    Thread opener = new Thread(() -> {
+      try {
+        opening.complete(systemTerminal());
+      } catch (IOException | RuntimeException | Error e) {
+        opening.completeExceptionally(e);
+      }
+    }, "i4j-terminal-open");
+    opener.setDaemon(true);
+    opener.start();
+    SessionLauncher.Prepared prepared;
+    try {
+      prepared = SessionLauncher.prepare(options, env);
+    } catch (RuntimeException | Error e) {
+      opening.thenAccept(InteractiveChat::closeQuietly).exceptionally(failure -> null);
+      throw e;
+    }
+    Terminal terminal = opened(opening);
     try {
       PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
-      SessionLauncher launcher = new SessionLauncher(options, env, out);
+      SessionLauncher launcher = new SessionLauncher(prepared, out);
       launcher.startSystemEarly(); // the actor system comes up while the line editor is set up
       try {
         return run(options, dashboard, resume, env, terminal, out, launcher);
@@ -147,6 +167,31 @@ final class InteractiveChat {
       } finally {
         removeHook(onExit);
       }
+    }
+  }
+
+  private static Terminal opened(CompletableFuture<Terminal> opening) throws IOException {
+    try {
+      return opening.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(Terminal terminal) {
+    try {
+      terminal.close();
+    } catch (IOException e) {
+      // exiting with the error that came first
     }
   }
 
