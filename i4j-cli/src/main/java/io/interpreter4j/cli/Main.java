@@ -56,7 +56,8 @@ public final class Main {
     return true;
   }
 
-  private static CommandLine whole() {
+  /** The whole command: the chat and its subcommands. */
+  static CommandLine whole() {
     CommandLine cli = new CommandLine(new ChatCommand());
     cli.addSubcommand(new RunCommand());
     cli.addSubcommand(new ServeCommand());
