@@ -1,5 +1,6 @@
 package io.interpreter4j.cli;
 
+import com.typesafe.config.ConfigFactory;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -17,9 +18,30 @@ public final class Main {
       return;
     }
     ConsoleLogging.quiet();
+    if (chatOnly(args)) {
+      readConfigEarly();
+    }
     // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
     org.slf4j.LoggerFactory.getILoggerFactory();
     System.exit(run(args));
+  }
+
+  /**
+   * Parses the HOCON defaults (every library's reference.conf, application.conf, system properties) on a thread of
+   * its own while picocli reads the command line: the chat's configuration is read from them next, and
+   * {@link ConfigFactory} keeps them once parsed (a caller that comes while they are being parsed waits for them).
+   * A file that does not parse fails again, in the chat's own reading, with the usual message.
+   */
+  private static void readConfigEarly() {
+    Thread reader = new Thread(() -> {
+      try {
+        ConfigFactory.load();
+      } catch (RuntimeException e) {
+        // said by the chat's own reading of the configuration
+      }
+    }, "i4j-config-read");
+    reader.setDaemon(true);
+    reader.start();
   }
 
   /**
