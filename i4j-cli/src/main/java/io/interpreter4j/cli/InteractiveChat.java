@@ -74,7 +74,11 @@ final class InteractiveChat {
     try {
       prepared = SessionLauncher.prepare(options, env);
     } catch (RuntimeException | Error e) {
-      opening.thenAccept(InteractiveChat::closeQuietly).exceptionally(failure -> null);
+      try {
+        closeQuietly(opening.join()); // given back as it was found before the error is said
+      } catch (java.util.concurrent.CompletionException notOpened) {
+        // nothing to give back
+      }
       throw e;
     }
     Terminal terminal = opened(opening);
