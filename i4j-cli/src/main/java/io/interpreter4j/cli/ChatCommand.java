@@ -8,11 +8,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code i4j}: an interactive chat. The model's answer streams in, each block is shown and (unless -y) asked
- * about, its output streams live. Ctrl-C interrupts the running block or the generation; Ctrl-D exits.
+ * about, its output streams live. Ctrl-C interrupts the running block or the generation; Ctrl-D exits. Its
+ * subcommands are added by {@link Main#whole()}, which a command line naming none of them does without.
  */
 @Command(name = "i4j", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-    subcommands = {RunCommand.class, ServeCommand.class, McpCommand.class, SessionsCommand.class,
-        ResumeCommand.class, ShowCommand.class, ProfilesCommand.class, DoctorCommand.class},
     description = {
         "Chat with a model that runs code on this machine, with your approval.",
         "Type a message and press Enter (a message between lines of \"\"\" spans several lines); %%help lists the "

@@ -26,8 +26,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.UserInterruptException;
@@ -56,10 +58,33 @@ final class InteractiveChat {
   static int run(CommonOptions options, ServerConfig dashboard, Resume resume) throws IOException,
       InterruptedException {
     Map<String, String> env = System.getenv();
-    Terminal terminal = systemTerminal();
+    // The terminal opens on a thread of its own (JLine runs infocmp in a child process and waits for it) while this
+    // one reads the configuration and sets the process's defaults.
+    CompletableFuture<Terminal> opening = new CompletableFuture<>();
+    Thread opener = new Thread(() -> {
+      try {
+        opening.complete(systemTerminal());
+      } catch (IOException | RuntimeException | Error e) {
+        opening.completeExceptionally(e);
+      }
+    }, "i4j-terminal-open");
+    opener.setDaemon(true);
+    opener.start();
+    SessionLauncher.Prepared prepared;
+    try {
+      prepared = SessionLauncher.prepare(options, env);
+    } catch (RuntimeException | Error e) {
+      try {
+        closeQuietly(opening.join()); // given back as it was found before the error is said
+      } catch (java.util.concurrent.CompletionException notOpened) {
+        // nothing to give back
+      }
+      throw e;
+    }
+    Terminal terminal = opened(opening);
     try {
       PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
-      SessionLauncher launcher = new SessionLauncher(options, env, out);
+      SessionLauncher launcher = new SessionLauncher(prepared, out);
       launcher.startSystemEarly(); // the actor system comes up while the line editor is set up
       try {
         return run(options, dashboard, resume, env, terminal, out, launcher);
@@ -99,7 +124,28 @@ final class InteractiveChat {
           return true;
         });
     Consumer<Event> subscriber = options.json ? new JsonEventPrinter(out) : display;
-    try (display; CliSession session = launcher.start(options, approver, subscriber, dashboard)) {
+    // The prompt does not wait for the session: on a model the flags, configuration or environment name, the banner
+    // and the prompt come while the actor system and the session start on a thread of their own, and the first line
+    // that needs the session waits for it (what is typed meanwhile is the line editor's, as always). With a dashboard
+    // (it prints its URL) or a resumed conversation (restored before the prompt), or a model only the start can find
+    // (a local Ollama), the chat waits for the session first, as it always did.
+    Optional<String> named = dashboard == null && resume == null ? launcher.modelName() : Optional.empty();
+    try (display; SessionStart start = SessionStart.begin(
+        () -> launcher.start(options, approver, subscriber, dashboard),
+        () -> {
+          if (reader.isReading()) {
+            terminal.raise(Terminal.Signal.INT); // readLine ends; the loop sees the failure and throws it
+          }
+        })) {
+      // A start that failed after the loop looked and before readLine was reading: readLine ends at once (its own
+      // INT handler, in place when it calls this, interrupts the reading thread).
+      reader.getWidgets().put(LineReader.CALLBACK_INIT, () -> {
+        if (start.failed()) {
+          terminal.raise(Terminal.Signal.INT);
+        }
+        return true;
+      });
+      String model = named.orElseGet(() -> start.await().model());
       // A hang-up or SIGTERM still ends the REPL processes and gives the terminal back in its original mode.
       Thread onExit = new Thread(() -> {
         EXITING.set(true);
@@ -108,7 +154,10 @@ final class InteractiveChat {
           terminal.flush();
         }
         display.close();
-        session.close();
+        CliSession session = start.now();
+        if (session != null) {
+          session.close();
+        }
         try {
           terminal.close();
         } catch (IOException e) {
@@ -117,11 +166,36 @@ final class InteractiveChat {
       }, "i4j-exit");
       Runtime.getRuntime().addShutdownHook(onExit);
       try {
-        return chat(options, resume, launcher, display, out, isTerminal, terminal, session, reader, approver,
+        return chat(options, resume, launcher, display, out, isTerminal, terminal, start, model, reader, approver,
             prompter);
       } finally {
         removeHook(onExit);
       }
+    }
+  }
+
+  private static Terminal opened(CompletableFuture<Terminal> opening) throws IOException {
+    try {
+      return opening.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(Terminal terminal) {
+    try {
+      terminal.close();
+    } catch (IOException e) {
+      // exiting with the error that came first
     }
   }
 
@@ -140,32 +214,34 @@ final class InteractiveChat {
   }
 
   private static int chat(CommonOptions options, Resume resume, SessionLauncher launcher, EventRenderer display,
-                          PrintStream out, boolean isTerminal, Terminal terminal, CliSession session,
+                          PrintStream out, boolean isTerminal, Terminal terminal, SessionStart start, String model,
                           LineReader reader, ConsoleApprover approver, ApprovalPrompter prompter)
       throws InterruptedException {
     Map<String, String> env = System.getenv();
     ShellCommand shell = new ShellCommand();
     terminal.handle(Terminal.Signal.INT, sig -> {
       display.interrupted();
+      CliSession session = start.now();
       if (shell.running()) {
         shell.interrupt();
-      } else {
+      } else if (session != null) {
         session.interrupt();
       }
     });
-    MagicCommands magic = new MagicCommands(session, launcher.settings, display, shell,
-        options.profile != null ? options.profile : env.get("I4J_PROFILE"));
+    String profile = options.profile != null ? options.profile : env.get("I4J_PROFILE");
+    Function<CliSession, MagicCommands> commands = session -> new MagicCommands(session, launcher.settings, display,
+        shell, profile);
     if (!options.json) {
-      display.println(display.theme().dim("interpreter4j · " + session.model() + " · "
+      display.println(display.theme().dim("interpreter4j · " + model + " · "
           + (launcher.autoRun() ? "auto-run (-y)" + sandboxed() : "asks before running code")
           + " · %help for commands · Ctrl-D exits"));
     }
     if (resume != null) {
-      resume(resume, session, launcher, display, out, isTerminal && display instanceof TerminalRenderer,
+      resume(resume, start.await(), launcher, display, out, isTerminal && display instanceof TerminalRenderer,
           terminal);
     }
     String prompt = display instanceof TerminalRenderer ? "\u001b[1;32m❯\u001b[0m " : "> ";
-    return loop(reader, prompt, session, display, magic, approver, prompter);
+    return loop(reader, prompt, start, display, commands, approver, prompter);
   }
 
   /** ", in the bwrap sandbox" where auto-run code runs in one, else "". */
@@ -182,18 +258,27 @@ final class InteractiveChat {
     }
   }
 
-  private static int loop(LineReader reader, String prompt, CliSession session, EventRenderer display,
-                          MagicCommands magic, ConsoleApprover approver, ApprovalPrompter prompter)
-      throws InterruptedException {
+  private static int loop(LineReader reader, String prompt, SessionStart start, EventRenderer display,
+                          Function<CliSession, MagicCommands> commands, ConsoleApprover approver,
+                          ApprovalPrompter prompter) throws InterruptedException {
     Terminal terminal = reader.getTerminal();
     Attributes cooked = terminal.getAttributes(); // as readLine leaves the terminal: it echoes what is typed
+    MagicCommands magic = null; // made with the session, at the first % command
     while (!EXITING.get()) {
+      if (start.failed()) {
+        start.await(); // throws why the session did not start, as a start before the prompt would have
+      }
       display.idle();
       String line;
       try {
         line = reader.readLine(prompt);
       } catch (UserInterruptException e) {
         terminal.setAttributes(cooked);
+        if (start.failed()) {
+          terminal.writer().println(); // the start failed while the prompt waited: its message on a line of its own
+          terminal.flush();
+          continue;
+        }
         display.println(display.theme().dim("(Ctrl-D exits)"));
         continue;
       } catch (EndOfFileException e) {
@@ -207,6 +292,7 @@ final class InteractiveChat {
         // Keys typed while the command runs wait for the next prompt, which shows them after itself; echoed by the
         // terminal now they would land above the command's output or before the prompt.
         terminal.setAttributes(typeahead(cooked));
+        magic = magic != null ? magic : commands.apply(start.await());
         magic.handle(line);
         continue; // stays so until the next readLine, which puts back the attributes it found
       }
@@ -215,9 +301,11 @@ final class InteractiveChat {
         continue;
       }
       if (line.strip().startsWith("%") && !line.contains("\n")) {
+        magic = magic != null ? magic : commands.apply(start.await());
         magic.handle(line);
         continue;
       }
+      CliSession session = start.await(); // the first message waits here for the session to have started
       display.turnStarted();
       SessionLauncher.awaitTurn(session.send(text), approver, prompter);
     }

@@ -1,6 +1,8 @@
 package io.interpreter4j.cli;
 
+import com.typesafe.config.ConfigFactory;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine;
 
@@ -16,9 +18,30 @@ public final class Main {
       return;
     }
     ConsoleLogging.quiet();
+    if (chatOnly(args)) {
+      readConfigEarly();
+    }
     // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
     org.slf4j.LoggerFactory.getILoggerFactory();
     System.exit(run(args));
+  }
+
+  /**
+   * Parses the HOCON defaults (every library's reference.conf, application.conf, system properties) on a thread of
+   * its own while picocli reads the command line: the chat's configuration is read from them next, and
+   * {@link ConfigFactory} keeps them once parsed (a caller that comes while they are being parsed waits for them).
+   * A file that does not parse fails again, in the chat's own reading, with the usual message.
+   */
+  private static void readConfigEarly() {
+    Thread reader = new Thread(() -> {
+      try {
+        ConfigFactory.load();
+      } catch (RuntimeException e) {
+        // said by the chat's own reading of the configuration
+      }
+    }, "i4j-config-read");
+    reader.setDaemon(true);
+    reader.start();
   }
 
   /**
@@ -27,9 +50,51 @@ public final class Main {
    * exit 2; anything else is a bug: one line, exit 1, and its stack trace under {@code I4J_DEBUG}.
    */
   static int run(String... args) {
+    if (chatOnly(args)) {
+      // The chat alone: picocli builds the model of no subcommand (a tenth of the prompt's start). What it refuses
+      // is parsed again by the whole command, so the message is the same as without this path.
+      CommandLine chat = handled(new CommandLine(new ChatCommand()));
+      chat.setParameterExceptionHandler((e, a) -> whole().execute(args));
+      return chat.execute(args);
+    }
+    return whole().execute(args);
+  }
+
+  /** The subcommands, as {@code i4j --help} lists them. */
+  static final List<String> SUBCOMMANDS = List.of("run", "serve", "mcp", "sessions", "resume", "show", "profiles",
+      "doctor", "batch");
+
+  /**
+   * Whether {@code args} can only mean the chat: no word of them names a subcommand, asks for help or the version,
+   * or is an {@code @file} of further arguments.
+   */
+  static boolean chatOnly(String... args) {
+    for (String arg : args) {
+      if (SUBCOMMANDS.contains(arg) || arg.startsWith("@") || arg.equals("-h") || arg.equals("--help")
+          || arg.equals("-V") || arg.equals("--version")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The whole command: the chat and its subcommands. */
+  static CommandLine whole() {
     CommandLine cli = new CommandLine(new ChatCommand());
+    cli.addSubcommand(new RunCommand());
+    cli.addSubcommand(new ServeCommand());
+    cli.addSubcommand(new McpCommand());
+    cli.addSubcommand(new SessionsCommand());
+    cli.addSubcommand(new ResumeCommand());
+    cli.addSubcommand(new ShowCommand());
+    cli.addSubcommand(new ProfilesCommand());
+    cli.addSubcommand(new DoctorCommand());
     cli.addSubcommand("batch", new io.interpreter4j.batch.cli.BatchCommand(new CliBatchEnvironment()));
     cli.setParameterExceptionHandler(Main::usageError);
+    return handled(cli);
+  }
+
+  private static CommandLine handled(CommandLine cli) {
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       if (e instanceof ModelFactory.UsageException) {
         commandLine.getErr().println("i4j: " + e.getMessage());
@@ -42,7 +107,7 @@ public final class Main {
       }
       return 1;
     });
-    return cli.execute(args);
+    return cli;
   }
 
   /** "i4j: unknown option: '--bogus' (did you mean --model?)" and "see 'i4j run --help'", as git does. */

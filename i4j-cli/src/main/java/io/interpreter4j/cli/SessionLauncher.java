@@ -16,6 +16,7 @@ import io.interpreter4j.core.config.ConfigLoader;
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.Event;
 import io.interpreter4j.runtime.approval.Approver;
+import io.interpreter4j.providers.Models;
 import io.interpreter4j.runtime.llm.ModelProvider;
 import io.interpreter4j.runtime.session.SessionManager;
 import java.io.PrintStream;
@@ -58,12 +59,32 @@ final class SessionLauncher {
   final PrintStream out;
 
   SessionLauncher(CommonOptions options, Map<String, String> env, PrintStream out) {
-    this.env = env;
+    this(prepare(options, env), out);
+  }
+
+  /** A launcher from what {@link #prepare} read, writing to {@code out}. */
+  SessionLauncher(Prepared prepared, PrintStream out) {
+    this.env = prepared.env();
+    this.config = prepared.config();
+    this.settings = prepared.settings();
     this.out = out;
+  }
+
+  /** The configuration and settings of a session command, and its environment. */
+  record Prepared(Config config, Settings settings, Map<String, String> env) {}
+
+  /**
+   * Reads the configuration (flags, environment, profile, file), checks the working and data folders, sets the
+   * process's defaults (sandbox, languages, whose probes start now) and says when auto-run runs unconfined: all a
+   * launcher needs but its output stream, so that a chat can do it while its terminal opens.
+   */
+  static Prepared prepare(CommonOptions options, Map<String, String> env) {
+    Config config;
+    Settings settings;
     try {
-      this.config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env,
+      config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env,
           ConfigWarnings.stderr("i4j"));
-      this.settings = Settings.from(config, env);
+      settings = Settings.from(config, env);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
     }
@@ -78,9 +99,10 @@ final class SessionLauncher {
           + "): set I4J_HOME or interpreter4j.data-dir to a folder you can write");
     }
     applyProcessDefaults(config, settings, env);
-    if (autoRun()) {
+    if (settings.approvalMode() == Settings.ApprovalMode.AUTO) {
       announceAutoRun(System.err);
     }
+    return new Prepared(config, settings, env);
   }
 
   /**
@@ -135,7 +157,7 @@ final class SessionLauncher {
   }
 
   /** The actor system started by {@link #startSystemEarly()}, or null. */
-  private CompletableFuture<ActorSystem<SessionManager.Command>> earlySystem;
+  private volatile CompletableFuture<ActorSystem<SessionManager.Command>> earlySystem;
 
   /**
    * Starts the actor system on a thread of its own now, so that it comes up while the caller does other work (the
@@ -176,6 +198,18 @@ final class SessionLauncher {
       return early.join();
     } catch (java.util.concurrent.CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  /**
+   * The name the session's model will have, when the flags, configuration or environment name a model (no local
+   * Ollama asked) and that name is one a provider can have; empty otherwise, and then only {@link #start} knows it.
+   */
+  Optional<String> modelName() {
+    try {
+      return Models.resolveOffline(settings, env).map(model -> Models.name(model, settings));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // start says what is wrong with it
     }
   }
 

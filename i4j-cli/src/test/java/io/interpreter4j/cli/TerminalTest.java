@@ -342,6 +342,38 @@ class TerminalTest {
   }
 
   @Test
+  void aMessageTypedBeforeTheSessionHasStartedIsSentOnceItHas() throws Exception {
+    // The session's start waits for its python's version (the system prompt's host facts; asked once by the language
+    // probe, at most 3 s, and once by the host probe, at most 5 s). A python behind a gate holds it there while the
+    // prompt is already up; it marks each call the gate let through, so a start that gave up waiting shows.
+    Path gate = tmp.resolve("gate");
+    Path through = tmp.resolve("through");
+    Path python = tmp.resolve("bin").resolve("python-behind-a-gate");
+    Files.writeString(python, "#!/bin/sh\nwhile [ ! -e '" + gate + "' ]; do sleep 0.05; done\ntouch '" + through
+        + "'\nexec python3 \"$@\"\n");
+    assertTrue(python.toFile().setExecutable(true));
+    env.put("I4J_PYTHON", python.toString());
+    Path c = cassette("c.json", turn("^typed before the session started$", "The message arrived whole."));
+    chat(c);
+    tmux.line("typed before the session started");
+    tmux.await("^❯ typed before the session started$", WAIT);
+    Files.writeString(gate, "");
+    String screen = tmux.await("^The message arrived whole\\.$", WAIT);
+    assertTrue(Files.exists(through), "the session started before the gate opened (its probes gave up waiting), so "
+        + "the message was not typed before it had started:\n" + screen);
+    exitChat();
+  }
+
+  @Test
+  void aSessionThatFailsToStartAfterThePromptSaysWhyAndExits2() throws Exception {
+    startTerminal();
+    tmux.line("i4j -m replay:" + tmp.resolve("missing.json") + "; echo \"exit=$?\"");
+    String screen = tmux.await("^exit=2$", WAIT);
+    assertTrue(screen.contains("\ni4j: cassette not found: " + tmp.resolve("missing.json")
+        + " (give -m replay:PATH to an existing JSON file)\n"), screen);
+  }
+
+  @Test
   void aKilledChatGivesTheTerminalBack() throws Exception {
     Path c = cassette("c.json", turn(null, "Hi."));
     chat(c);

@@ -47,6 +47,31 @@ public final class Models {
         Optional.ofNullable(apiKey), env, system, providerSettings(settings, config));
   }
 
+  /**
+   * The model named by the configuration or the environment alone, without asking a local Ollama (which needs an
+   * actor system); empty when only such a probe could name one.
+   */
+  public static Optional<String> resolveOffline(Settings settings, Map<String, String> env) {
+    if (!settings.model().isBlank()) {
+      return Optional.of(settings.model());
+    }
+    return ProviderRegistry.defaultModelFromEnvironment(env);
+  }
+
+  /**
+   * The {@link ModelProvider#name()} of the provider {@link #create} makes for {@code model}, known before it is made
+   * (a chat shows it while its session starts).
+   *
+   * @throws IllegalArgumentException for a name that {@code create} refuses for the name itself
+   */
+  public static String name(String model, Settings settings) {
+    if (model.startsWith("replay:")) {
+      return "replay:" + Path.of(model.substring("replay:".length()));
+    }
+    return ProviderRegistry.name(model, settings.apiBase().isBlank() ? Optional.empty()
+        : Optional.of(settings.apiBase()));
+  }
+
   /** Whether a replay model gets the conversation's images: yes, unless {@code interpreter4j.vision.mode} is off. */
   public static boolean replayVision(Config config) {
     VisionSettings vision = config == null || !config.hasPath("interpreter4j.vision")

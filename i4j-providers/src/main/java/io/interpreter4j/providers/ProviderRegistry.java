@@ -79,11 +79,50 @@ public final class ProviderRegistry {
    */
   public static ResilientProvider create(String modelSpec, Optional<String> apiBase, Optional<String> apiKey,
                                          Map<String, String> env, ActorSystem<?> system, ProviderSettings settings) {
+    Optional<String> base = apiBase.map(String::strip).filter(b -> !b.isEmpty());
+    Target target = target(modelSpec, base);
+    Preset preset = target.preset();
+    String model = target.model();
+    String presetBase = preset.api() == Api.OLLAMA_CHAT ? ollamaRoot(env) + "/v1" : preset.defaultBase();
+    String baseUrl = base.orElse(presetBase);
+    Optional<String> key = apiKey.map(String::strip).filter(k -> !k.isEmpty())
+        .or(() -> preset.keyVariable().isEmpty()
+            ? Optional.empty()
+            : Optional.ofNullable(env.get(preset.keyVariable())).map(String::strip).filter(k -> !k.isEmpty()));
+    if (key.isEmpty() && preset.keyRequired() && base.isEmpty()) {
+      throw new IllegalArgumentException(preset.keyVariable() + " is not set: export it or pass --api-key");
+    }
+    Endpoint endpoint = new Endpoint(preset.prefix(), baseUrl, key, preset.keyVariable());
+    boolean tools = toolCalling(settings.toolCalling(), preset, target.named() || vendorModel(model));
+    ModelProvider inner = switch (preset.api()) {
+      case ANTHROPIC_MESSAGES -> new AnthropicProvider(system, endpoint, model, settings, tools);
+      case OLLAMA_CHAT -> base.isEmpty() && !tools
+          ? new OllamaProvider(system, new Endpoint(preset.prefix(), ollamaRoot(env), key, ""), model, settings)
+          : new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
+      case OPENAI_CHAT -> new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
+    };
+    return new ResilientProvider(inner, settings);
+  }
+
+  /**
+   * The {@link ModelProvider#name()} that {@link #create} gives the provider of {@code modelSpec}, known without
+   * creating it (no actor system, no key needed): the preset's prefix, a slash and the model.
+   *
+   * @throws IllegalArgumentException for the specs {@code create} refuses for their name (unknown prefix, no model)
+   */
+  public static String name(String modelSpec, Optional<String> apiBase) {
+    Target target = target(modelSpec, apiBase.map(String::strip).filter(b -> !b.isEmpty()));
+    return target.preset().prefix() + "/" + target.model();
+  }
+
+  /** A spec taken apart: its preset, the model's own name, and whether the preset was named by a prefix. */
+  private record Target(Preset preset, String model, boolean named) {}
+
+  private static Target target(String modelSpec, Optional<String> base) {
     String spec = modelSpec == null ? "" : modelSpec.strip();
     if (spec.isEmpty()) {
       throw new IllegalArgumentException("no model given: pass -m/--model, e.g. -m openai/gpt-4o-mini (see docs/models.md)");
     }
-    Optional<String> base = apiBase.map(String::strip).filter(b -> !b.isEmpty());
     Preset preset;
     String model;
     int slash = spec.indexOf('/');
@@ -103,25 +142,7 @@ public final class ProviderRegistry {
       throw new IllegalArgumentException("no model name after '" + preset.prefix() + "/' in '" + spec + "'"
           + (preset.defaultModel().isEmpty() ? "" : ", e.g. " + preset.prefix() + "/" + preset.defaultModel()));
     }
-    String presetBase = preset.api() == Api.OLLAMA_CHAT ? ollamaRoot(env) + "/v1" : preset.defaultBase();
-    String baseUrl = base.orElse(presetBase);
-    Optional<String> key = apiKey.map(String::strip).filter(k -> !k.isEmpty())
-        .or(() -> preset.keyVariable().isEmpty()
-            ? Optional.empty()
-            : Optional.ofNullable(env.get(preset.keyVariable())).map(String::strip).filter(k -> !k.isEmpty()));
-    if (key.isEmpty() && preset.keyRequired() && base.isEmpty()) {
-      throw new IllegalArgumentException(preset.keyVariable() + " is not set: export it or pass --api-key");
-    }
-    Endpoint endpoint = new Endpoint(preset.prefix(), baseUrl, key, preset.keyVariable());
-    boolean tools = toolCalling(settings.toolCalling(), preset, byPrefix.isPresent() || vendorModel(model));
-    ModelProvider inner = switch (preset.api()) {
-      case ANTHROPIC_MESSAGES -> new AnthropicProvider(system, endpoint, model, settings, tools);
-      case OLLAMA_CHAT -> base.isEmpty() && !tools
-          ? new OllamaProvider(system, new Endpoint(preset.prefix(), ollamaRoot(env), key, ""), model, settings)
-          : new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
-      case OPENAI_CHAT -> new OpenAiCompatibleProvider(system, endpoint, model, settings, tools);
-    };
-    return new ResilientProvider(inner, settings);
+    return new Target(preset, model, byPrefix.isPresent());
   }
 
   /**
@@ -132,6 +153,14 @@ public final class ProviderRegistry {
    */
   public static Optional<String> defaultModel(Map<String, String> env, ActorSystem<?> system,
                                               ProviderSettings settings) {
+    return defaultModelFromEnvironment(env).or(() -> firstOllamaModel(ollamaRoot(env), system, settings.ollamaProbeTimeout()).map(m -> "ollama/" + m));
+  }
+
+  /**
+   * The part of {@link #defaultModel} that asks no server: {@code I4J_MODEL}, else the default model of the first
+   * provider whose key is in the environment; empty when only a local Ollama could name one.
+   */
+  public static Optional<String> defaultModelFromEnvironment(Map<String, String> env) {
     String configured = env.getOrDefault("I4J_MODEL", "").strip();
     if (!configured.isEmpty()) {
       return Optional.of(configured);
@@ -141,7 +170,7 @@ public final class ProviderRegistry {
         return Optional.of(p.prefix() + "/" + p.defaultModel());
       }
     }
-    return firstOllamaModel(ollamaRoot(env), system, settings.ollamaProbeTimeout()).map(m -> "ollama/" + m);
+    return Optional.empty();
   }
 
   /**

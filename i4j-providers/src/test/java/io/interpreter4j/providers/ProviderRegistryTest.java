@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +70,31 @@ class ProviderRegistryTest {
     // A custom base needs no key, and a bare name with slashes is then the server's own model name.
     assertEquals("openai/Qwen/Qwen2.5-7B-Instruct", ProviderRegistry.create("Qwen/Qwen2.5-7B-Instruct",
         Optional.of("http://127.0.0.1:8000/v1"), Optional.empty(), Map.of(), SYSTEM, SETTINGS).name());
+  }
+
+  @Test
+  void nameIsTheNameOfTheProviderCreateMakes() {
+    Map<String, String> keys = Map.of("OPENAI_API_KEY", "k", "ANTHROPIC_API_KEY", "k", "OPENROUTER_API_KEY", "k");
+    for (String spec : List.of("openai/gpt-4o", " OpenAI/gpt-4o ", "claude-3-5-haiku-latest", "ollama/qwen2.5-coder:7b",
+        "openrouter/meta-llama/llama-3.1-8b-instruct")) {
+      assertEquals(ProviderRegistry.create(spec, Optional.empty(), Optional.empty(), keys, SYSTEM, SETTINGS).name(),
+          ProviderRegistry.name(spec, Optional.empty()), spec);
+    }
+    Optional<String> base = Optional.of("http://127.0.0.1:8000/v1");
+    assertEquals(ProviderRegistry.create("Qwen/Qwen2.5-7B-Instruct", base, Optional.empty(), Map.of(), SYSTEM,
+        SETTINGS).name(), ProviderRegistry.name("Qwen/Qwen2.5-7B-Instruct", base));
+    // refused for the same reason as create refuses it, though no key is needed for the name alone
+    assertEquals(rejected("acme/model", Map.of()).getMessage(), assertThrows(IllegalArgumentException.class,
+        () -> ProviderRegistry.name("acme/model", Optional.empty())).getMessage());
+  }
+
+  @Test
+  void defaultModelFromEnvironmentAsksNoServer() {
+    assertEquals(Optional.of("openai/gpt-4o-mini"),
+        ProviderRegistry.defaultModelFromEnvironment(Map.of("OPENAI_API_KEY", "k")));
+    assertEquals(Optional.of("ollama/x"),
+        ProviderRegistry.defaultModelFromEnvironment(Map.of("I4J_MODEL", "ollama/x", "OPENAI_API_KEY", "k")));
+    assertEquals(Optional.empty(), ProviderRegistry.defaultModelFromEnvironment(Map.of()));
   }
 
   @Test
