@@ -145,7 +145,39 @@ public final class PythonForkServer {
 
   /** Forks an interpreter in {@code workdir} with the whole environment {@code fullEnv}. Blocking. */
   ForkedChild fork(Path workdir, Map<String, String> fullEnv) throws IOException {
-    return running().fork(workdir, fullEnv);
+    return running().fork(workdir, fullEnv, null);
+  }
+
+  /**
+   * Starts {@code argv} (an absolute path first) as a child of this server, held as a forked interpreter is: the
+   * server forks, the child leads a new session, opens its FIFOs as fds 0, 1 and 2, takes {@code workdir} and the
+   * whole environment {@code fullEnv}, and execs {@code argv} with SIGINT, SIGPIPE and SIGXFSZ at their defaults.
+   * One process start instead of the JVM's {@code jspawnhelper}, {@code setsid} and {@code env} before the program.
+   * Blocking; only while the server runs (never starts one): otherwise an IOException, and the caller spawns.
+   */
+  ForkedChild exec(List<String> argv, Path workdir, Map<String, String> fullEnv) throws IOException {
+    if (argv.isEmpty() || !Path.of(argv.get(0)).isAbsolute()) {
+      throw new IllegalArgumentException("exec needs an absolute path first: " + argv);
+    }
+    Incarnation running;
+    synchronized (this) {
+      running = current;
+    }
+    if (running == null || running.gone || !running.process.isAlive()) {
+      throw new IOException("the python fork server does not run");
+    }
+    return running.fork(workdir, fullEnv, argv);
+  }
+
+  /** This JVM's fork server if it is on and running now (started by a python interpreter), else null. */
+  static PythonForkServer sharedIfRunning() {
+    PythonForkServer server = enabled ? shared : null;
+    return server != null && server.pid().isPresent() ? server : null;
+  }
+
+  /** Starts the server if it does not run (a python interpreter's fork starts it too). Blocking. */
+  void start() throws IOException {
+    running();
   }
 
   /** Stops the server (its children run on) and waits a little for it to go; the next fork starts a new one. */
@@ -252,7 +284,8 @@ public final class PythonForkServer {
       return server;
     }
 
-    ForkedChild fork(Path workdir, Map<String, String> fullEnv) throws IOException {
+    /** A python child running the driver, or with {@code argv} not null a child that execs it. */
+    ForkedChild fork(Path workdir, Map<String, String> fullEnv, List<String> argv) throws IOException {
       long id = ids.incrementAndGet();
       CompletableFuture<Forked> forked = new CompletableFuture<>();
       pending.put(id, forked);
@@ -260,7 +293,12 @@ public final class PythonForkServer {
       request.put("cwd", workdir.toAbsolutePath().toString());
       ObjectNode envNode = request.putObject("env");
       fullEnv.forEach(envNode::put);
-      byte[] line = ("fork " + id + " " + JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8);
+      if (argv != null) {
+        var array = request.putArray("argv");
+        argv.forEach(array::add);
+      }
+      String verb = argv == null ? "fork " : "exec ";
+      byte[] line = (verb + id + " " + JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8);
       Forked child;
       try {
         synchronized (requests) {

@@ -7,6 +7,9 @@
 # server makes three FIFOs <fifo folder>/<id>.in, .out and .err and forks; the child leads a new session (its own
 # process group), opens the FIFOs as its fds 0, 1 and 2 (the JVM opens the other ends in the same order), takes
 # the environment and working directory, and runs the driver.
+# "exec <id> <json>", json as for fork plus "argv" (an absolute path first): the same child, which then execs argv
+# instead of running the driver (bash: the JVM would start setsid, env and bash for it), with SIGINT, SIGPIPE and
+# SIGXFSZ at their defaults and no signal blocked, as a process the JVM spawns has them.
 # Replies, one line each on stdout: "ready <pid>" once, "forked <id> <pid>" or "failed <id> <reason>" per request,
 # and "exit <pid> <code>" when a child ends (code as Java's Process.exitValue() gives it: 128+N for signal N).
 # End of file on stdin (the JVM is gone or closing): the server exits; its children go on until the JVM closes
@@ -54,11 +57,16 @@ def _i4j_serve(fifos):
             os._exit(0)
         verb, _, rest = line.decode("utf-8").rstrip("\n").partition(" ")
         ident, _, payload = rest.partition(" ")
-        if verb != "fork" or not ident.isdigit():
+        if verb not in ("fork", "exec") or not ident.isdigit():
             report("failed %s not a request: %r\n" % (ident or "-", line[:80]))
             continue
         try:
             request = json.loads(payload)
+            if verb == "fork":
+                request.pop("argv", None)
+            if verb == "exec" and not (isinstance(request.get("argv"), list) and request["argv"]
+                                       and os.path.isabs(request["argv"][0])):
+                raise ValueError("exec needs argv with an absolute path first")
             paths = [os.path.join(fifos, ident + suffix) for suffix in (".in", ".out", ".err")]
             for path in paths:
                 os.mkfifo(path, 0o600)
@@ -84,6 +92,21 @@ def _i4j_serve(fifos):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
 
 
+def _i4j_exec(request):
+    # as a process the JVM spawns has them: Python ignores SIGPIPE and SIGXFSZ, and the server SIGINT (an ignored
+    # signal stays ignored across exec, and a shell that starts with SIGINT ignored cannot trap it); nothing blocked
+    for signum in (signal.SIGINT, signal.SIGPIPE, getattr(signal, "SIGXFSZ", None)):
+        if signum is not None:
+            signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
+    argv = request["argv"]
+    try:
+        os.execve(argv[0], argv, os.environ)
+    except OSError as e:
+        os.write(2, ("cannot start %s: %s\n" % (argv[0], e.strerror)).encode("utf-8", "replace"))
+        os._exit(127)
+
+
 def _i4j_child(request, paths):
     os.setsid()  # a new session: its own process group, no controlling terminal, as `setsid python` gives
     # a JVM that is gone (killed between its request and its opens) would leave the opens below waiting for ever, a
@@ -103,6 +126,8 @@ def _i4j_child(request, paths):
     except OSError as e:
         os.write(2, ("cannot start python in %s: %s\n" % (request["cwd"], e.strerror)).encode("utf-8", "replace"))
         os._exit(126)
+    if "argv" in request:
+        _i4j_exec(request)
     sys.argv = ["-c"]
 
 

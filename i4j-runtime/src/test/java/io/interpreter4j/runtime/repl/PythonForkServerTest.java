@@ -96,6 +96,41 @@ class PythonForkServerTest {
   }
 
   @Test
+  void aProgramExecedByTheServerRunsInItsFolderEnvironmentAndOwnSessionWithSignalsAtTheirDefaults()
+      throws Exception {
+    assertThrows(IOException.class, () -> server.exec(List.of("/bin/sh", "-c", "true"), dir, environment(Map.of())),
+        "exec never starts a server: the caller spawns");
+    server.start();
+    String sh = Executables.find("sh").orElseThrow().toString();
+    assertThrows(IllegalArgumentException.class, () -> server.exec(List.of("sh", "-c", "true"), dir,
+        environment(Map.of())));
+    // the exec'd shell reads its commands from stdin, as the bash driver does
+    PythonForkServer.ForkedChild child = server.exec(List.of(sh, "-s"), dir, environment(Map.of("I4J_X", "here")));
+    children.add(child);
+    assertEquals(server.pid().orElseThrow(), ProcessHandle.of(child.pid()).orElseThrow().parent().orElseThrow().pid());
+    child.stdin().write(("echo \"$(pwd -P) $I4J_X $$\"; cut -d' ' -f5,6 /proc/$$/stat\n"
+        + "grep -E '^Sig(Blk|Ign)' /proc/$$/status\n").getBytes(StandardCharsets.UTF_8));
+    child.stdin().flush();
+    assertEquals(dir.toRealPath() + " here " + child.pid() + "\n", readLine(child.stdout()));
+    assertEquals(List.of(Long.toString(child.pid()), Long.toString(child.pid())),
+        List.of(readLine(child.stdout()).strip().split("\\s+")), "leads its own session and process group");
+    long blocked = Long.parseLong(readLine(child.stdout()).split("\\s+")[1], 16);
+    long ignored = Long.parseLong(readLine(child.stdout()).split("\\s+")[1], 16);
+    assertEquals(0, blocked, "no signal blocked");
+    for (int signum : new int[] {2, 13, 25}) { // SIGINT, SIGPIPE, SIGXFSZ: the server's python ignores them
+      assertEquals(0, ignored & (1L << (signum - 1)), "signal " + signum + " at its default");
+    }
+    child.stdin().write("exit 7\n".getBytes(StandardCharsets.UTF_8));
+    child.stdin().flush();
+    assertEquals(7, child.exit().get(20, TimeUnit.SECONDS));
+
+    PythonForkServer.ForkedChild atEnd = server.exec(List.of(sh, "-s"), dir, environment(Map.of()));
+    children.add(atEnd);
+    atEnd.stdin().close();
+    assertEquals(0, atEnd.exit().get(20, TimeUnit.SECONDS), "end of file on stdin ends it");
+  }
+
+  @Test
   void aChildOutlivesItsServerAndTheNextForkStartsANewServer() throws Exception {
     PythonForkServer.ForkedChild child = fork(Map.of());
     ProcessHandle first = ProcessHandle.of(server.pid().orElseThrow()).orElseThrow();

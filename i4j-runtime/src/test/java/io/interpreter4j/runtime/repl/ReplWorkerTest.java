@@ -22,6 +22,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -469,8 +470,24 @@ class ReplWorkerTest {
     }
   }
 
+  /** Bash spawned by the JVM: no fork server runs (a python test before may have started the shared one). */
   @Nested
   class Bash {
+
+    @BeforeEach
+    void bashStarts() throws Exception {
+      PythonForkServer server = PythonForkServer.shared();
+      if (server != null) {
+        server.stop(); // its children (other tests' pythons) run on
+      }
+    }
+
+    @Test
+    void bashIsSpawnedByTheJvmOrExecedByTheRunningForkServer() {
+      long parent = Long.parseLong(run(worker(config("bash")), 1, "echo $PPID").stdout().strip());
+      assertEquals(PythonForkServer.sharedIfRunning() == null ? ProcessHandle.current().pid()
+          : PythonForkServer.runningPid().orElseThrow(), parent);
+    }
 
     @Test
     void keepsCwdVariablesAndFunctionsAcrossBlocks() {
@@ -643,7 +660,7 @@ class ReplWorkerTest {
       assertAllEnd(tree);
     }
 
-    private boolean isInGroup(long pid, long pgid) {
+    boolean isInGroup(long pid, long pgid) {
       try {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -651,6 +668,18 @@ class ReplWorkerTest {
       } catch (Exception e) {
         return false;
       }
+    }
+  }
+
+  /** Every bash test again, with bash started by the python fork server that a python interpreter started. */
+  @Nested
+  class BashFromTheForkServer extends Bash {
+
+    @BeforeEach
+    void forkServerRuns() throws Exception {
+      io.interpreter4j.core.testing.RequiredTool.assume(PythonForkServer.enabled(),
+          "Linux (the python fork server runs only there)", "run on Linux");
+      PythonForkServer.shared().start(); // after Bash's stop: superclass methods run first
     }
   }
 
