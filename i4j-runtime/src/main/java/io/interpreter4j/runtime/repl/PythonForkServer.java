@@ -150,8 +150,8 @@ public final class PythonForkServer {
 
   /**
    * Starts {@code argv} (an absolute path first) as a child of this server, held as a forked interpreter is: the
-   * server forks, the child leads a new session, opens its FIFOs as fds 0, 1 and 2, takes {@code workdir} and the
-   * whole environment {@code fullEnv}, and execs {@code argv} with SIGINT, SIGPIPE and SIGXFSZ at their defaults.
+   * server spawns it ({@code posix_spawn}, no python fork) leading a new session, with its FIFOs as fds 0, 1 and 2,
+   * in {@code workdir} with the whole environment {@code fullEnv}, SIGINT, SIGPIPE and SIGXFSZ at their defaults.
    * One process start instead of the JVM's {@code jspawnhelper}, {@code setsid} and {@code env} before the program.
    * Blocking; only while the server runs (never starts one): otherwise an IOException, and the caller spawns.
    */
@@ -319,7 +319,25 @@ public final class PythonForkServer {
       } finally {
         pending.remove(id);
       }
-      return open(id, child.pid(), child.exit());
+      try {
+        return open(id, child.pid(), child.exit());
+      } finally {
+        if (argv != null) {
+          tell("opened " + id + "\n"); // the server lets go of its own ends of the program's FIFOs
+        }
+      }
+    }
+
+    /** A line to the server that has no reply; lost only when the server is gone (and its held ends with it). */
+    private void tell(String line) {
+      try {
+        synchronized (requests) {
+          requests.write(line.getBytes(StandardCharsets.UTF_8));
+          requests.flush();
+        }
+      } catch (IOException e) {
+        LOG.debug("python fork server: could not tell it {}: {}", line.strip(), e.getMessage());
+      }
     }
 
     /** Opens the JVM's ends of the child's FIFOs in the order the child opens its own, then removes them. */

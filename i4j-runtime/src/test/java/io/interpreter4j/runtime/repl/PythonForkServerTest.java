@@ -180,6 +180,33 @@ class PythonForkServerTest {
     }
   }
 
+  /** The same for a program the server spawns: with the server gone and no JVM end ever opened, it reads EOF. */
+  @Test
+  void aProgramWhoseJvmNeverOpensItsFifosEndsByItself() throws Exception {
+    Path fifos = Files.createDirectories(dir.resolve("fifos"));
+    Process script = new ProcessBuilder(ReplDialect.PythonExecutable.resolve(), "-u", "-c",
+        ReplDialect.resource("python_fork_server.py"), fifos.toString(), ReplDialect.resource("python_driver.py"))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      var replies = new java.io.BufferedReader(new java.io.InputStreamReader(script.getInputStream(),
+          StandardCharsets.UTF_8));
+      assertTrue(replies.readLine().startsWith("ready "));
+      String sh = Executables.find("sh").orElseThrow().toString();
+      script.getOutputStream().write(("exec 7 {\"cwd\": \"" + dir + "\", \"env\": {}, \"argv\": [\"" + sh
+          + "\", \"-s\"]}\n").getBytes(StandardCharsets.UTF_8));
+      script.getOutputStream().flush();
+      String forked = replies.readLine();
+      assertTrue(forked.startsWith("forked 7 "), forked);
+      ProcessHandle child = ProcessHandle.of(Long.parseLong(forked.substring("forked 7 ".length()))).orElseThrow();
+      script.getOutputStream().close(); // the JVM is gone before it opened anything
+      assertTrue(script.waitFor(20, TimeUnit.SECONDS), "the server ends at end of file");
+      child.onExit().get(30, TimeUnit.SECONDS); // throws TimeoutException if it waits for ever
+      assertFalse(child.isAlive());
+    } finally {
+      script.destroyForcibly();
+    }
+  }
+
   @Test
   void onlyTheDefaultPythonWithTheSameStartIsForked() {
     String python = ReplDialect.PythonExecutable.resolve();
