@@ -169,6 +169,28 @@ public final class PythonForkServer {
     return running.fork(workdir, fullEnv, argv);
   }
 
+  /**
+   * Sends signal {@code signum} to process group {@code pgid} through this JVM's fork server while one runs (its
+   * {@code os.killpg}): a line on a pipe, where {@code kill -s SIG -- -PGID} costs a process start. Never starts a
+   * server. False when none runs or the line cannot be written: then the caller starts kill.
+   */
+  static boolean signalGroup(long pgid, int signum) {
+    PythonForkServer server = enabled ? shared : null;
+    return server != null && server.signal(pgid, signum);
+  }
+
+  /** {@link #signalGroup} through this server. */
+  boolean signal(long pgid, int signum) {
+    if (pgid <= 1 || signum <= 0) {
+      return false;
+    }
+    Incarnation running;
+    synchronized (this) {
+      running = current;
+    }
+    return running != null && running.signal(pgid, signum);
+  }
+
   /** This JVM's fork server if it is on and running now (started by a python interpreter), else null. */
   static PythonForkServer sharedIfRunning() {
     PythonForkServer server = enabled ? shared : null;
@@ -282,6 +304,23 @@ public final class PythonForkServer {
         throw new IOException("interrupted while the python fork server started", e);
       }
       return server;
+    }
+
+    /** Asks the server to signal a process group; false when it is gone or the line cannot be written. */
+    boolean signal(long pgid, int signum) {
+      if (gone || !process.isAlive()) {
+        return false;
+      }
+      byte[] line = ("signal " + pgid + " " + signum + "\n").getBytes(StandardCharsets.US_ASCII);
+      try {
+        synchronized (requests) {
+          requests.write(line);
+          requests.flush();
+        }
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
     }
 
     /** A python child running the driver, or with {@code argv} not null a child that execs it. */

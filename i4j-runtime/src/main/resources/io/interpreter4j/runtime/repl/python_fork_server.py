@@ -14,6 +14,8 @@
 # program's ends itself without waiting (a FIFO end opens at once when the other end is open: the server holds one
 # until the JVM has opened its ends and says "opened <id>"), so neither the spawn nor the program's open of
 # /dev/stdin waits for the JVM, and a JVM gone before it opened leaves a program that reads end of file and ends.
+# "signal <pgid> <signum>": the signal to a process group (an interpreter's, as `kill -s SIG -- -PGID` would send
+# it; the JVM has no killpg of its own and would otherwise start a kill process for it). No reply.
 # Replies, one line each on stdout: "ready <pid>" once, "forked <id> <pid>" or "failed <id> <reason>" per request,
 # and "exit <pid> <code>" when a child ends (code as Java's Process.exitValue() gives it: 128+N for signal N).
 # End of file on stdin (the JVM is gone or closing): the server exits; its children go on until the JVM closes
@@ -62,6 +64,12 @@ def _i4j_serve(fifos):
             os._exit(0)
         verb, _, rest = line.decode("utf-8").rstrip("\n").partition(" ")
         ident, _, payload = rest.partition(" ")
+        if verb == "signal" and ident.isdigit() and int(ident) > 1 and payload.isdigit():
+            try:
+                os.killpg(int(ident), int(payload))
+            except OSError:
+                pass  # the group is gone already (or was never ours to signal)
+            continue
         if verb == "opened":
             for fd in held.pop(ident, ()):
                 os.close(fd)

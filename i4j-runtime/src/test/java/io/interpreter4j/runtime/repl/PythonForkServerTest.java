@@ -81,6 +81,20 @@ class PythonForkServerTest {
   }
 
   @Test
+  void theServerSignalsAWholeProcessGroupWithoutAKillProcess() throws Exception {
+    assertFalse(server.signal(12345, 9), "no server runs yet: the caller must start kill");
+    PythonForkServer.ForkedChild child = fork(Map.of());
+    send(child, "import subprocess\np = subprocess.Popen(['sleep', '300'])\nprint(p.pid)");
+    long sleeper = Long.parseLong(readLine(child.stdout()).strip());
+    ProcessHandle sleep = ProcessHandle.of(sleeper).orElseThrow();
+    assertFalse(server.signal(1, 9), "never init's group");
+    assertTrue(server.signal(child.pid(), 9));
+    assertEquals(128 + 9, child.exit().get(20, TimeUnit.SECONDS));
+    sleep.onExit().get(20, TimeUnit.SECONDS); // the interpreter's child, in its group, got the signal too
+    assertFalse(sleep.isAlive());
+  }
+
+  @Test
   void itsExitValueAndAKillReachTheJvm() throws Exception {
     PythonForkServer.ForkedChild exiting = fork(Map.of());
     send(exiting, "import os\nos._exit(7)");
