@@ -118,22 +118,28 @@ class PythonForkServerTest {
     String sh = Executables.find("sh").orElseThrow().toString();
     assertThrows(IllegalArgumentException.class, () -> server.exec(List.of("sh", "-c", "true"), dir,
         environment(Map.of())));
-    // the exec'd shell reads its commands from stdin, as the bash driver does
-    PythonForkServer.ForkedChild child = server.exec(List.of(sh, "-s"), dir, environment(Map.of("I4J_X", "here")));
-    children.add(child);
-    assertEquals(server.pid().orElseThrow(), ProcessHandle.of(child.pid()).orElseThrow().parent().orElseThrow().pid());
-    child.stdin().write(("echo \"$(pwd -P) $I4J_X $$\"; cut -d' ' -f5,6 /proc/$$/stat\n"
-        + "grep -E '^Sig(Blk|Ign)' /proc/$$/status\n").getBytes(StandardCharsets.UTF_8));
-    child.stdin().flush();
-    assertEquals(dir.toRealPath() + " here " + child.pid() + "\n", readLine(child.stdout()));
-    assertEquals(List.of(Long.toString(child.pid()), Long.toString(child.pid())),
-        List.of(readLine(child.stdout()).strip().split("\\s+")), "leads its own session and process group");
-    long blocked = Long.parseLong(readLine(child.stdout()).split("\\s+")[1], 16);
-    long ignored = Long.parseLong(readLine(child.stdout()).split("\\s+")[1], 16);
+    // the program as started: its own signal masks, read by itself (a shell's would race its own forks)
+    String grep = Executables.find("grep").orElseThrow().toString();
+    PythonForkServer.ForkedChild masks = server.exec(List.of(grep, "-E", "^Sig(Blk|Ign)", "/proc/self/status"), dir,
+        environment(Map.of()));
+    children.add(masks);
+    long blocked = Long.parseUnsignedLong(readLine(masks.stdout()).split("\\s+")[1], 16);
+    long ignored = Long.parseUnsignedLong(readLine(masks.stdout()).split("\\s+")[1], 16);
+    assertEquals(0, masks.exit().get(20, TimeUnit.SECONDS));
     assertEquals(0, blocked, "no signal blocked");
     for (int signum : new int[] {2, 13, 25}) { // SIGINT, SIGPIPE, SIGXFSZ: the server's python ignores them
       assertEquals(0, ignored & (1L << (signum - 1)), "signal " + signum + " at its default");
     }
+    // a shell reading its commands from stdin, as the bash driver does
+    PythonForkServer.ForkedChild child = server.exec(List.of(sh, "-s"), dir, environment(Map.of("I4J_X", "here")));
+    children.add(child);
+    assertEquals(server.pid().orElseThrow(), ProcessHandle.of(child.pid()).orElseThrow().parent().orElseThrow().pid());
+    child.stdin().write(("echo \"$(pwd -P) $I4J_X $$\"; cut -d' ' -f5,6 /proc/$$/stat\n")
+        .getBytes(StandardCharsets.UTF_8));
+    child.stdin().flush();
+    assertEquals(dir.toRealPath() + " here " + child.pid() + "\n", readLine(child.stdout()));
+    assertEquals(List.of(Long.toString(child.pid()), Long.toString(child.pid())),
+        List.of(readLine(child.stdout()).strip().split("\\s+")), "leads its own session and process group");
     child.stdin().write("exit 7\n".getBytes(StandardCharsets.UTF_8));
     child.stdin().flush();
     assertEquals(7, child.exit().get(20, TimeUnit.SECONDS));

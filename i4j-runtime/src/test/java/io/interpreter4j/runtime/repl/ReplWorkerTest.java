@@ -102,11 +102,14 @@ class ReplWorkerTest {
     }
   }
 
-  /** Runs {@code code} (which prints "ready", then waits), interrupts it once it has printed that; its run. */
+  /**
+   * Runs {@code code} (which prints the line "ready", then waits), interrupts it once it has printed that line; its
+   * run. The whole line: python's print writes "ready" and its newline apart, and a fast signal lands in between.
+   */
   static Run interruptedOnceReady(ActorRef<ReplWorker.Command> worker, int block, String code) {
     TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
     worker.tell(new ReplWorker.Execute(block, code, LONG, probe.getRef()));
-    List<ReplWorker.Output> outputs = awaitStdout(probe, "ready");
+    List<ReplWorker.Output> outputs = awaitStdout(probe, "ready\n");
     worker.tell(ReplWorker.Interrupt.INSTANCE);
     return collect(probe, block, outputs);
   }
