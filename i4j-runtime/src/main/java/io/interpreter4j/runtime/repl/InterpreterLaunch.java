@@ -3,11 +3,13 @@ package io.interpreter4j.runtime.repl;
 import io.interpreter4j.runtime.sandbox.LaunchSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -74,8 +76,8 @@ final class InterpreterLaunch {
   /**
    * The bash launch as a child of the {@link PythonForkServer} when one runs already (a python interpreter of this
    * JVM started it; bash never starts it, which would cost a python start): unsandboxed, in a new session, the
-   * server forks and execs bash with SIGINT at its default, where the JVM would start {@code jspawnhelper},
-   * {@code setsid}, {@code env --default-signal=INT} and then bash. Null to spawn it (no server, or it failed).
+   * server spawns bash with SIGINT at its default, where the JVM would start {@code jspawnhelper}, {@code setsid},
+   * {@code env --default-signal=INT} and then bash. Null to spawn it (no server, or it failed).
    */
   private static ReplProcess execBash(LaunchSpec spec, ReplConfig config, ReplProcess.Listener listener,
       String name) {
@@ -88,7 +90,7 @@ final class InterpreterLaunch {
     if (argv.size() > 2 && argv.get(0).equals("env") && argv.get(1).equals("--default-signal=INT")) {
       argv = argv.subList(2, argv.size()); // the server's child sets SIGINT to its default itself
     }
-    java.util.Optional<java.nio.file.Path> program = Executables.find(argv.get(0));
+    Optional<Path> program = Executables.find(argv.get(0));
     if (program.isEmpty()) {
       return null; // spawned, which reports the missing program as it always has
     }

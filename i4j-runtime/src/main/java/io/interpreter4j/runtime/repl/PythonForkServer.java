@@ -311,16 +311,7 @@ public final class PythonForkServer {
       if (gone || !process.isAlive()) {
         return false;
       }
-      byte[] line = ("signal " + pgid + " " + signum + "\n").getBytes(StandardCharsets.US_ASCII);
-      try {
-        synchronized (requests) {
-          requests.write(line);
-          requests.flush();
-        }
-        return true;
-      } catch (IOException e) {
-        return false;
-      }
+      return tell("signal " + pgid + " " + signum + "\n");
     }
 
     /** A python child running the driver, or with {@code argv} not null a child that execs it. */
@@ -362,20 +353,22 @@ public final class PythonForkServer {
         return open(id, child.pid(), child.exit());
       } finally {
         if (argv != null) {
-          tell("opened " + id + "\n"); // the server lets go of its own ends of the program's FIFOs
+          tell("opened " + id + "\n"); // the server lets go of its own ends (lost only with the server itself)
         }
       }
     }
 
-    /** A line to the server that has no reply; lost only when the server is gone (and its held ends with it). */
-    private void tell(String line) {
+    /** A line to the server that has no reply; false when it cannot be written (the server is gone). */
+    private boolean tell(String line) {
       try {
         synchronized (requests) {
           requests.write(line.getBytes(StandardCharsets.UTF_8));
           requests.flush();
         }
+        return true;
       } catch (IOException e) {
         LOG.debug("python fork server: could not tell it {}: {}", line.strip(), e.getMessage());
+        return false;
       }
     }
 
