@@ -3,9 +3,13 @@ package io.interpreter4j.runtime.repl;
 import io.interpreter4j.runtime.sandbox.LaunchSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -31,7 +35,8 @@ final class InterpreterLaunch {
     return CompletableFuture.supplyAsync(() -> {
       try {
         LaunchSpec spec = launch.get();
-        ReplProcess forked = dialect == ReplDialect.PYTHON ? fork(spec, config, listener, threadName) : null;
+        ReplProcess forked = dialect == ReplDialect.PYTHON ? fork(spec, config, listener, threadName)
+            : dialect == ReplDialect.BASH ? execBash(spec, config, listener, threadName) : null;
         if (forked != null) {
           return forked;
         }
@@ -64,6 +69,41 @@ final class InterpreterLaunch {
       return ReplProcess.forked(server.fork(spec.workdir(), fullEnv), ReplDialect.PYTHON.prelude(), name, listener);
     } catch (IOException e) {
       LOG.warn("python fork server: {}; starting python the usual way", e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * The bash launch as a child of the {@link PythonForkServer} when one runs already (a python interpreter of this
+   * JVM started it; bash never starts it, which would cost a python start): unsandboxed, in a new session, the
+   * server spawns bash with SIGINT at its default, where the JVM would start {@code jspawnhelper}, {@code setsid},
+   * {@code env --default-signal=INT} and then bash. Null to spawn it (no server, or it failed).
+   */
+  private static ReplProcess execBash(LaunchSpec spec, ReplConfig config, ReplProcess.Listener listener,
+      String name) {
+    PythonForkServer server = PythonForkServer.sharedIfRunning();
+    if (server == null || !spec.newSession() || !config.sandbox().name().equals("none")
+        || !java.nio.file.Files.isDirectory(spec.workdir())) {
+      return null;
+    }
+    List<String> argv = spec.argv();
+    if (argv.size() > 2 && argv.get(0).equals("env") && argv.get(1).equals("--default-signal=INT")) {
+      argv = argv.subList(2, argv.size()); // the server's child sets SIGINT to its default itself
+    }
+    Optional<Path> program = Executables.find(argv.get(0));
+    if (program.isEmpty()) {
+      return null; // spawned, which reports the missing program as it always has
+    }
+    List<String> resolved = new ArrayList<>(argv);
+    resolved.set(0, program.get().toAbsolutePath().toString());
+    Map<String, String> fullEnv = new HashMap<>(System.getenv());
+    io.interpreter4j.core.safety.ChildEnvironment.withhold(fullEnv);
+    fullEnv.putAll(spec.env());
+    try {
+      return ReplProcess.forked(server.exec(resolved, spec.workdir(), fullEnv), ReplDialect.BASH.prelude(), name,
+          listener);
+    } catch (IOException e) {
+      LOG.warn("python fork server: {}; starting bash the usual way", e.getMessage());
       return null;
     }
   }

@@ -145,7 +145,61 @@ public final class PythonForkServer {
 
   /** Forks an interpreter in {@code workdir} with the whole environment {@code fullEnv}. Blocking. */
   ForkedChild fork(Path workdir, Map<String, String> fullEnv) throws IOException {
-    return running().fork(workdir, fullEnv);
+    return running().fork(workdir, fullEnv, null);
+  }
+
+  /**
+   * Starts {@code argv} (an absolute path first) as a child of this server, held as a forked interpreter is: the
+   * server spawns it ({@code posix_spawn}, no python fork) leading a new session, with its FIFOs as fds 0, 1 and 2,
+   * in {@code workdir} with the whole environment {@code fullEnv}, SIGINT, SIGPIPE and SIGXFSZ at their defaults.
+   * One process start instead of the JVM's {@code jspawnhelper}, {@code setsid} and {@code env} before the program.
+   * Blocking; only while the server runs (never starts one): otherwise an IOException, and the caller spawns.
+   */
+  ForkedChild exec(List<String> argv, Path workdir, Map<String, String> fullEnv) throws IOException {
+    if (argv.isEmpty() || !Path.of(argv.get(0)).isAbsolute()) {
+      throw new IllegalArgumentException("exec needs an absolute path first: " + argv);
+    }
+    Incarnation running;
+    synchronized (this) {
+      running = current;
+    }
+    if (running == null || running.gone || !running.process.isAlive()) {
+      throw new IOException("the python fork server does not run");
+    }
+    return running.fork(workdir, fullEnv, argv);
+  }
+
+  /**
+   * Sends signal {@code signum} to process group {@code pgid} through this JVM's fork server while one runs (its
+   * {@code os.killpg}): a line on a pipe, where {@code kill -s SIG -- -PGID} costs a process start. Never starts a
+   * server. False when none runs or the line cannot be written: then the caller starts kill.
+   */
+  static boolean signalGroup(long pgid, int signum) {
+    PythonForkServer server = enabled ? shared : null;
+    return server != null && server.signal(pgid, signum);
+  }
+
+  /** {@link #signalGroup} through this server. */
+  boolean signal(long pgid, int signum) {
+    if (pgid <= 1 || signum <= 0) {
+      return false;
+    }
+    Incarnation running;
+    synchronized (this) {
+      running = current;
+    }
+    return running != null && running.signal(pgid, signum);
+  }
+
+  /** This JVM's fork server if it is on and running now (started by a python interpreter), else null. */
+  static PythonForkServer sharedIfRunning() {
+    PythonForkServer server = enabled ? shared : null;
+    return server != null && server.pid().isPresent() ? server : null;
+  }
+
+  /** Starts the server if it does not run (a python interpreter's fork starts it too). Blocking. */
+  void start() throws IOException {
+    running();
   }
 
   /** Stops the server (its children run on) and waits a little for it to go; the next fork starts a new one. */
@@ -252,7 +306,16 @@ public final class PythonForkServer {
       return server;
     }
 
-    ForkedChild fork(Path workdir, Map<String, String> fullEnv) throws IOException {
+    /** Asks the server to signal a process group; false when it is gone or the line cannot be written. */
+    boolean signal(long pgid, int signum) {
+      if (gone || !process.isAlive()) {
+        return false;
+      }
+      return tell("signal " + pgid + " " + signum + "\n");
+    }
+
+    /** A python child running the driver, or with {@code argv} not null a child that execs it. */
+    ForkedChild fork(Path workdir, Map<String, String> fullEnv, List<String> argv) throws IOException {
       long id = ids.incrementAndGet();
       CompletableFuture<Forked> forked = new CompletableFuture<>();
       pending.put(id, forked);
@@ -260,7 +323,12 @@ public final class PythonForkServer {
       request.put("cwd", workdir.toAbsolutePath().toString());
       ObjectNode envNode = request.putObject("env");
       fullEnv.forEach(envNode::put);
-      byte[] line = ("fork " + id + " " + JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8);
+      if (argv != null) {
+        var array = request.putArray("argv");
+        argv.forEach(array::add);
+      }
+      String verb = argv == null ? "fork " : "exec ";
+      byte[] line = (verb + id + " " + JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8);
       Forked child;
       try {
         synchronized (requests) {
@@ -281,7 +349,27 @@ public final class PythonForkServer {
       } finally {
         pending.remove(id);
       }
-      return open(id, child.pid(), child.exit());
+      try {
+        return open(id, child.pid(), child.exit());
+      } finally {
+        if (argv != null) {
+          tell("opened " + id + "\n"); // the server lets go of its own ends (lost only with the server itself)
+        }
+      }
+    }
+
+    /** A line to the server that has no reply; false when it cannot be written (the server is gone). */
+    private boolean tell(String line) {
+      try {
+        synchronized (requests) {
+          requests.write(line.getBytes(StandardCharsets.UTF_8));
+          requests.flush();
+        }
+        return true;
+      } catch (IOException e) {
+        LOG.debug("python fork server: could not tell it {}: {}", line.strip(), e.getMessage());
+        return false;
+      }
     }
 
     /** Opens the JVM's ends of the child's FIFOs in the order the child opens its own, then removes them. */

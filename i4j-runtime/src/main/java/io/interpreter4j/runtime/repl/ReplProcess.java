@@ -175,6 +175,16 @@ final class ReplProcess {
   }
 
   private void signal(String name, List<ProcessHandle> tree) {
+    // a group through the python fork server when one runs: no kill process to start (SIGINT 2 and SIGKILL 9 are
+    // the same numbers on every POSIX system)
+    int signum = switch (name) {
+      case "KILL" -> 9;
+      case "INT" -> 2;
+      default -> 0;
+    };
+    if (ownsGroup && signum > 0 && PythonForkServer.signalGroup(pid, signum)) {
+      return;
+    }
     List<String> targets = new ArrayList<>();
     if (ownsGroup) {
       targets.add("-" + pid); // the group: also reaches children orphaned by a dead parent

@@ -81,6 +81,20 @@ class PythonForkServerTest {
   }
 
   @Test
+  void theServerSignalsAWholeProcessGroupWithoutAKillProcess() throws Exception {
+    assertFalse(server.signal(12345, 9), "no server runs yet: the caller must start kill");
+    PythonForkServer.ForkedChild child = fork(Map.of());
+    send(child, "import subprocess\np = subprocess.Popen(['sleep', '300'])\nprint(p.pid)");
+    long sleeper = Long.parseLong(readLine(child.stdout()).strip());
+    ProcessHandle sleep = ProcessHandle.of(sleeper).orElseThrow();
+    assertFalse(server.signal(1, 9), "never init's group");
+    assertTrue(server.signal(child.pid(), 9));
+    assertEquals(128 + 9, child.exit().get(20, TimeUnit.SECONDS));
+    sleep.onExit().get(20, TimeUnit.SECONDS); // the interpreter's child, in its group, got the signal too
+    assertFalse(sleep.isAlive());
+  }
+
+  @Test
   void itsExitValueAndAKillReachTheJvm() throws Exception {
     PythonForkServer.ForkedChild exiting = fork(Map.of());
     send(exiting, "import os\nos._exit(7)");
@@ -93,6 +107,47 @@ class PythonForkServerTest {
     PythonForkServer.ForkedChild closed = fork(Map.of());
     closed.stdin().close(); // the JVM lets go of it: the driver ends
     assertEquals(0, closed.exit().get(20, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aProgramExecedByTheServerRunsInItsFolderEnvironmentAndOwnSessionWithSignalsAtTheirDefaults()
+      throws Exception {
+    assertThrows(IOException.class, () -> server.exec(List.of("/bin/sh", "-c", "true"), dir, environment(Map.of())),
+        "exec never starts a server: the caller spawns");
+    server.start();
+    String sh = Executables.find("sh").orElseThrow().toString();
+    assertThrows(IllegalArgumentException.class, () -> server.exec(List.of("sh", "-c", "true"), dir,
+        environment(Map.of())));
+    // the program as started: its own signal masks, read by itself (a shell's would race its own forks)
+    String grep = Executables.find("grep").orElseThrow().toString();
+    PythonForkServer.ForkedChild masks = server.exec(List.of(grep, "-E", "^Sig(Blk|Ign)", "/proc/self/status"), dir,
+        environment(Map.of()));
+    children.add(masks);
+    long blocked = Long.parseUnsignedLong(readLine(masks.stdout()).split("\\s+")[1], 16);
+    long ignored = Long.parseUnsignedLong(readLine(masks.stdout()).split("\\s+")[1], 16);
+    assertEquals(0, masks.exit().get(20, TimeUnit.SECONDS));
+    assertEquals(0, blocked, "no signal blocked");
+    for (int signum : new int[] {2, 13, 25}) { // SIGINT, SIGPIPE, SIGXFSZ: the server's python ignores them
+      assertEquals(0, ignored & (1L << (signum - 1)), "signal " + signum + " at its default");
+    }
+    // a shell reading its commands from stdin, as the bash driver does
+    PythonForkServer.ForkedChild child = server.exec(List.of(sh, "-s"), dir, environment(Map.of("I4J_X", "here")));
+    children.add(child);
+    assertEquals(server.pid().orElseThrow(), ProcessHandle.of(child.pid()).orElseThrow().parent().orElseThrow().pid());
+    child.stdin().write(("echo \"$(pwd -P) $I4J_X $$\"; cut -d' ' -f5,6 /proc/$$/stat\n")
+        .getBytes(StandardCharsets.UTF_8));
+    child.stdin().flush();
+    assertEquals(dir.toRealPath() + " here " + child.pid() + "\n", readLine(child.stdout()));
+    assertEquals(List.of(Long.toString(child.pid()), Long.toString(child.pid())),
+        List.of(readLine(child.stdout()).strip().split("\\s+")), "leads its own session and process group");
+    child.stdin().write("exit 7\n".getBytes(StandardCharsets.UTF_8));
+    child.stdin().flush();
+    assertEquals(7, child.exit().get(20, TimeUnit.SECONDS));
+
+    PythonForkServer.ForkedChild atEnd = server.exec(List.of(sh, "-s"), dir, environment(Map.of()));
+    children.add(atEnd);
+    atEnd.stdin().close();
+    assertEquals(0, atEnd.exit().get(20, TimeUnit.SECONDS), "end of file on stdin ends it");
   }
 
   @Test
@@ -137,6 +192,33 @@ class PythonForkServerTest {
       assertTrue(forked.startsWith("forked 7 "), forked);
       ProcessHandle child = ProcessHandle.of(Long.parseLong(forked.substring("forked 7 ".length()))).orElseThrow();
       script.getOutputStream().close(); // the JVM is gone: the server ends, its child is left waiting in open()
+      assertTrue(script.waitFor(20, TimeUnit.SECONDS), "the server ends at end of file");
+      child.onExit().get(30, TimeUnit.SECONDS); // throws TimeoutException if it waits for ever
+      assertFalse(child.isAlive());
+    } finally {
+      script.destroyForcibly();
+    }
+  }
+
+  /** The same for a program the server spawns: with the server gone and no JVM end ever opened, it reads EOF. */
+  @Test
+  void aProgramWhoseJvmNeverOpensItsFifosEndsByItself() throws Exception {
+    Path fifos = Files.createDirectories(dir.resolve("fifos"));
+    Process script = new ProcessBuilder(ReplDialect.PythonExecutable.resolve(), "-u", "-c",
+        ReplDialect.resource("python_fork_server.py"), fifos.toString(), ReplDialect.resource("python_driver.py"))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      var replies = new java.io.BufferedReader(new java.io.InputStreamReader(script.getInputStream(),
+          StandardCharsets.UTF_8));
+      assertTrue(replies.readLine().startsWith("ready "));
+      String sh = Executables.find("sh").orElseThrow().toString();
+      script.getOutputStream().write(("exec 7 {\"cwd\": \"" + dir + "\", \"env\": {}, \"argv\": [\"" + sh
+          + "\", \"-s\"]}\n").getBytes(StandardCharsets.UTF_8));
+      script.getOutputStream().flush();
+      String forked = replies.readLine();
+      assertTrue(forked.startsWith("forked 7 "), forked);
+      ProcessHandle child = ProcessHandle.of(Long.parseLong(forked.substring("forked 7 ".length()))).orElseThrow();
+      script.getOutputStream().close(); // the JVM is gone before it opened anything
       assertTrue(script.waitFor(20, TimeUnit.SECONDS), "the server ends at end of file");
       child.onExit().get(30, TimeUnit.SECONDS); // throws TimeoutException if it waits for ever
       assertFalse(child.isAlive());

@@ -22,6 +22,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,11 +102,14 @@ class ReplWorkerTest {
     }
   }
 
-  /** Runs {@code code} (which prints "ready", then waits), interrupts it once it has printed that; its run. */
+  /**
+   * Runs {@code code} (which prints the line "ready", then waits), interrupts it once it has printed that line; its
+   * run. The whole line: python's print writes "ready" and its newline apart, and a fast signal lands in between.
+   */
   static Run interruptedOnceReady(ActorRef<ReplWorker.Command> worker, int block, String code) {
     TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
     worker.tell(new ReplWorker.Execute(block, code, LONG, probe.getRef()));
-    List<ReplWorker.Output> outputs = awaitStdout(probe, "ready");
+    List<ReplWorker.Output> outputs = awaitStdout(probe, "ready\n");
     worker.tell(ReplWorker.Interrupt.INSTANCE);
     return collect(probe, block, outputs);
   }
@@ -469,8 +473,24 @@ class ReplWorkerTest {
     }
   }
 
+  /** Bash spawned by the JVM: no fork server runs (a python test before may have started the shared one). */
   @Nested
   class Bash {
+
+    @BeforeEach
+    void bashStarts() throws Exception {
+      PythonForkServer server = PythonForkServer.shared();
+      if (server != null) {
+        server.stop(); // its children (other tests' pythons) run on
+      }
+    }
+
+    @Test
+    void bashIsSpawnedByTheJvmOrExecedByTheRunningForkServer() {
+      long parent = Long.parseLong(run(worker(config("bash")), 1, "echo $PPID").stdout().strip());
+      assertEquals(PythonForkServer.sharedIfRunning() == null ? ProcessHandle.current().pid()
+          : PythonForkServer.runningPid().orElseThrow(), parent);
+    }
 
     @Test
     void keepsCwdVariablesAndFunctionsAcrossBlocks() {
@@ -668,7 +688,7 @@ class ReplWorkerTest {
       assertAllEnd(tree);
     }
 
-    private boolean isInGroup(long pid, long pgid) {
+    boolean isInGroup(long pid, long pgid) {
       try {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -676,6 +696,18 @@ class ReplWorkerTest {
       } catch (Exception e) {
         return false;
       }
+    }
+  }
+
+  /** Every bash test again, with bash started by the python fork server that a python interpreter started. */
+  @Nested
+  class BashFromTheForkServer extends Bash {
+
+    @BeforeEach
+    void forkServerRuns() throws Exception {
+      io.interpreter4j.core.testing.RequiredTool.assume(PythonForkServer.enabled(),
+          "Linux (the python fork server runs only there)", "run on Linux");
+      PythonForkServer.shared().start(); // after Bash's stop: superclass methods run first
     }
   }
 
