@@ -107,7 +107,7 @@ public final class Server extends AllDirectives {
           token.length());
     }
     ApiPaths paths = ApiPaths.from(system.settings().config(), baseSettings);
-    SessionHub hub = new SessionHub(system, config.ringSize(), config.ringBytes());
+    SessionHub hub = new SessionHub(system, config.ringSize(), config.ringBytes(), config.sseFlushInterval());
     Security security = new Security(token, config.host(), config.allowRemote(), config.allowedOrigins(),
         config.maxAuthFailures(), hub.metrics(), Clock.systemUTC());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());

@@ -20,14 +20,20 @@ import java.util.Map;
  * @param keepAlive       interval of the {@code : keep-alive} comment on idle event streams (and of the {@code : ping}
  *                        of idle {@code /v1/chat/completions} streams)
  * @param allowedOrigins  more origins allowed to send POST/DELETE (e.g. {@code https://i4j.example.org} behind a proxy)
+ * @param sseFlushInterval the shortest time between two writes of a session's events to each of its event-stream
+ *                        clients: events that come faster go out together, after at most this long; zero: each
+ *                        event at once
  */
 public record ServerConfig(String host, int port, boolean allowRemote, String token, int ringSize, long ringBytes,
                            int sseBufferSize,
-                           int maxAuthFailures, Duration keepAlive, List<String> allowedOrigins) {
+                           int maxAuthFailures, Duration keepAlive, List<String> allowedOrigins,
+                           Duration sseFlushInterval) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 8717;
   /** The environment variable that sets the token. */
   public static final String TOKEN_VARIABLE = "I4J_TOKEN";
+  /** See {@code sseFlushInterval}. */
+  public static final Duration DEFAULT_SSE_FLUSH_INTERVAL = Duration.ofMillis(10);
 
   public ServerConfig {
     if (host == null || host.isBlank()) {
@@ -42,16 +48,20 @@ public record ServerConfig(String host, int port, boolean allowRemote, String to
     if (keepAlive == null || keepAlive.isZero() || keepAlive.isNegative()) {
       throw new IllegalArgumentException("keepAlive must be positive");
     }
+    if (sseFlushInterval == null || sseFlushInterval.isNegative()) {
+      throw new IllegalArgumentException("sseFlushInterval must be zero or positive");
+    }
     allowedOrigins = List.copyOf(allowedOrigins);
   }
 
   /**
    * 127.0.0.1:8717, loopback only, a generated token, 20 000 events (at most about 8 MiB) kept per session, 1 024 per
-   * client, 10 failures a minute, a keep-alive every 15 s.
+   * client, 10 failures a minute, a keep-alive every 15 s, a session's events written to its clients at most every
+   * 10 ms.
    */
   public static ServerConfig defaults() {
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, false, null, 20_000,
-        8L << 20, 1_024, 10, Duration.ofSeconds(15), List.of());
+        8L << 20, 1_024, 10, Duration.ofSeconds(15), List.of(), DEFAULT_SSE_FLUSH_INTERVAL);
   }
 
   /** The token from {@code I4J_TOKEN}, or null when unset (then one is generated). */
@@ -69,52 +79,57 @@ public record ServerConfig(String host, int port, boolean allowRemote, String to
 
   public ServerConfig withHost(String value) {
     return new ServerConfig(value, port, allowRemote, token, ringSize,
-        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins);
+        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withPort(int value) {
     return new ServerConfig(host, value, allowRemote, token, ringSize,
-        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins);
+        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withAllowRemote(boolean value) {
     return new ServerConfig(host, port, value, token, ringSize,
-        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins);
+        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withToken(String value) {
     return new ServerConfig(host, port, allowRemote, value, ringSize,
-        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins);
+        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withRingSize(int value) {
     return new ServerConfig(host, port, allowRemote, token, value,
-        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins);
+        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withRingBytes(long value) {
     return new ServerConfig(host, port, allowRemote, token, ringSize,
-        value, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins);
+        value, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withSseBufferSize(int value) {
     return new ServerConfig(host, port, allowRemote, token, ringSize,
-        ringBytes, value, maxAuthFailures, keepAlive, allowedOrigins);
+        ringBytes, value, maxAuthFailures, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withMaxAuthFailures(int value) {
     return new ServerConfig(host, port, allowRemote, token, ringSize,
-        ringBytes, sseBufferSize, value, keepAlive, allowedOrigins);
+        ringBytes, sseBufferSize, value, keepAlive, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withKeepAlive(Duration value) {
     return new ServerConfig(host, port, allowRemote, token, ringSize,
-        ringBytes, sseBufferSize, maxAuthFailures, value, allowedOrigins);
+        ringBytes, sseBufferSize, maxAuthFailures, value, allowedOrigins, sseFlushInterval);
   }
 
   public ServerConfig withAllowedOrigins(List<String> value) {
     return new ServerConfig(host, port, allowRemote, token, ringSize,
-        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, value);
+        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, value, sseFlushInterval);
+  }
+
+  public ServerConfig withSseFlushInterval(Duration value) {
+    return new ServerConfig(host, port, allowRemote, token, ringSize,
+        ringBytes, sseBufferSize, maxAuthFailures, keepAlive, allowedOrigins, value);
   }
 
   @Override
@@ -124,6 +139,6 @@ public record ServerConfig(String host, int port, boolean allowRemote, String to
         + (token == null ? "generated" : "***") + ", ringSize=" + ringSize + ", ringBytes=" + ringBytes
         + ", sseBufferSize=" + sseBufferSize
         + ", maxAuthFailures=" + maxAuthFailures + ", keepAlive=" + keepAlive + ", allowedOrigins=" + allowedOrigins
-        + "]";
+        + ", sseFlushInterval=" + sseFlushInterval + "]";
   }
 }

@@ -212,6 +212,87 @@ class EventStreamTest {
   }
 
   @Test
+  void heldEventsGoOutAsTheSameBytesAsReplayedOnes(@TempDir Path own) throws Exception {
+    // an hour between hand-outs: after the first live event, every later one is held until the session ends
+    try (TestServer on = new TestServer(own,
+        c -> c.withKeepAlive(Duration.ofMinutes(10)).withSseFlushInterval(Duration.ofHours(1)), ConfigFactory.empty())) {
+      on.cassette("default", "Nothing to run.");
+      String id = chattySession(on, "held");
+      String end = "event: end\ndata: {\"session\":\"" + id + "\",\"reason\":\"ended\"}\n\n";
+      try (Socket live = openStream(on, id, "0", "")) {
+        awaitStatus(on, id, "done");
+        try (Socket replayed = openStream(on, id, "0", ""); Socket resumed = openStream(on, id, "3", "")) {
+          // both read their history (from the ring) before the session ends and its ring is let go
+          List<String> replayedChunks = chunksUntil(replayed, "\"type\":\"turn_finished\"");
+          List<String> resumedChunks = chunksUntil(resumed, "\"type\":\"turn_finished\"");
+          int stopped = on.delete("/api/sessions/" + id).statusCode();
+          assertTrue(stopped == 200 || stopped == 202, "DELETE: " + stopped);
+          List<String> liveChunks = chunksUntil(live, "event: end\n");
+          replayedChunks.addAll(chunksUntil(replayed, "event: end\n"));
+          resumedChunks.addAll(chunksUntil(resumed, "event: end\n"));
+
+          String liveBody = String.join("", liveChunks);
+          assertTrue(liveBody.endsWith(end), liveBody);
+          long frames = assertFrames(liveBody.substring(0, liveBody.length() - end.length()));
+          assertTrue(frames > 3, "a whole turn: " + frames + " events");
+          assertTrue(liveChunks.stream().anyMatch(c -> c.split("\nid: ", -1).length > 2),
+              "events held together went out in one chunk: " + liveChunks);
+          assertEquals(liveBody, String.join("", replayedChunks), "live and replayed: the same bytes");
+          assertEquals(liveBody.substring(liveBody.indexOf("id: 4\n")), String.join("", resumedChunks),
+              "resumed after 3: the same bytes from event 4 on");
+        }
+      }
+    }
+  }
+
+  /** Checks that {@code body} is SSE frames {@code id: N / data: JSON} of the events 1, 2, 3...; returns how many. */
+  private static long assertFrames(String body) throws Exception {
+    assertTrue(body.endsWith("\n\n"), body);
+    String[] frames = body.substring(0, body.length() - 2).split("\n\n", -1);
+    for (int i = 0; i < frames.length; i++) {
+      long seq = i + 1;
+      assertTrue(frames[i].startsWith("id: " + seq + "\ndata: {"), frames[i]);
+      String json = frames[i].substring(("id: " + seq + "\ndata: ").length());
+      assertFalse(json.contains("\n"), "one data line: " + frames[i]);
+      assertEquals(seq, EventCodec.mapper().readTree(json).path("seq").asLong());
+    }
+    return frames.length;
+  }
+
+  /** Reads the chunks of a chunked response body until one holds {@code marker}. */
+  private static List<String> chunksUntil(Socket socket, String marker) throws Exception {
+    java.io.InputStream in = socket.getInputStream();
+    List<String> chunks = new ArrayList<>();
+    while (true) {
+      StringBuilder size = new StringBuilder();
+      for (int b = in.read(); b != '\n'; b = in.read()) {
+        assertTrue(b >= 0, "the stream ended before " + marker + ": " + chunks);
+        if (b != '\r') {
+          size.append((char) b);
+        }
+      }
+      int length = Integer.parseInt(size.toString().strip(), 16);
+      assertTrue(length > 0, "the stream ended before " + marker + ": " + chunks);
+      String chunk = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+      assertEquals("\r\n", new String(in.readNBytes(2), StandardCharsets.US_ASCII), "a chunk ends with CRLF");
+      chunks.add(chunk);
+      if (chunk.contains(marker)) {
+        return chunks;
+      }
+    }
+  }
+
+  private static void awaitStatus(TestServer on, String id, String status) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    String seen = json(on.get("/api/sessions/" + id)).path("session").path("status").asText();
+    while (!seen.equals(status) && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+      seen = json(on.get("/api/sessions/" + id)).path("session").path("status").asText();
+    }
+    assertEquals(status, seen, "session " + id);
+  }
+
+  @Test
   void aStreamWhoseClientLeftIsNoLongerCountedEvenWhenIdle(@TempDir Path own) throws Exception {
     // keep-alives too rare to reveal the departed client: only noticing the closed connection can
     try (TestServer quiet = new TestServer(own, c -> c.withKeepAlive(Duration.ofMinutes(10)), ConfigFactory.empty())) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Many Server-Sent-Events clients on one selector thread, the way a load generator drives them: plain HTTP/1.1 over
@@ -45,18 +46,23 @@ final class SseClients implements AutoCloseable {
 
   private final Selector selector;
   private final List<Connection> connections = new ArrayList<>();
-  private final CountDownLatch caughtUp;
-  private final CountDownLatch finished;
+  /** Per turn of the session, counted down by each client that has seen its {@code turn_finished}. */
+  private final List<CountDownLatch> turns;
   private final AtomicLong measureFrom;
-  private final Samples lag;
+  private final AtomicReference<Samples> lag;
   private final Thread thread;
   private volatile boolean running = true;
 
-  SseClients(String baseUrl, String path, String token, int clients, CountDownLatch caughtUp, CountDownLatch finished,
-      AtomicLong measureFrom, Samples lag) throws IOException {
+  /**
+   * @param turns       one latch per turn to follow (each counting {@code clients}); a client stops reading after
+   *                    the last
+   * @param measureFrom lags are taken of the events stamped at or after this (epoch nanos)
+   * @param lag         where they go (the reference is read at every sample: swap it between measured turns)
+   */
+  SseClients(String baseUrl, String path, String token, int clients, List<CountDownLatch> turns,
+      AtomicLong measureFrom, AtomicReference<Samples> lag) throws IOException {
     this.selector = Selector.open();
-    this.caughtUp = caughtUp;
-    this.finished = finished;
+    this.turns = List.copyOf(turns);
     this.measureFrom = measureFrom;
     this.lag = lag;
     URI uri = URI.create(baseUrl);
@@ -168,16 +174,12 @@ final class SseClients implements AutoCloseable {
     }
     long ts = Bytes.tsNanos(line, length);
     if (ts >= measureFrom.get()) {
-      lag.add(received - ts);
+      lag.get().add(received - ts);
     }
     if (Bytes.indexOf(line, length, TURN_FINISHED) >= 0) {
+      turns.get(c.turns).countDown();
       c.turns++;
-      if (c.turns == 1) {
-        caughtUp.countDown();
-      } else {
-        c.done = true;
-        finished.countDown();
-      }
+      c.done = c.turns == turns.size();
     }
   }
 

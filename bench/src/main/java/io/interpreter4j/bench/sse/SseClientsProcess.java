@@ -22,12 +22,13 @@ final class SseClientsProcess implements AutoCloseable {
   private final Process process;
   private final BufferedReader out;
 
-  SseClientsProcess(String baseUrl, String path, String token, int clients, int seconds) throws IOException {
+  SseClientsProcess(String baseUrl, String path, String token, int clients, int seconds, int measuredTurns)
+      throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> argv = new java.util.ArrayList<>(List.of(java));
     argv.addAll(JVM_OPTIONS);
     argv.addAll(List.of("-cp", System.getProperty("java.class.path"), SseClientsMain.class.getName(), baseUrl, path,
-        token, Integer.toString(clients), Integer.toString(seconds)));
+        token, Integer.toString(clients), Integer.toString(seconds), Integer.toString(measuredTurns)));
     this.process = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
@@ -55,7 +56,7 @@ final class SseClientsProcess implements AutoCloseable {
     in.flush();
   }
 
-  /** The clients' result: clients_saw_whole_turn, all_clients_complete, deliveries, lag (Samples JSON). */
+  /** The clients' result for the turn being measured: clients_saw_whole_turn, all_clients_complete, deliveries, lag (Samples JSON). */
   JsonNode result(int seconds) throws Exception {
     String line = nextLine(seconds);
     if (line == null) {

@@ -40,8 +40,8 @@ public final class EventRoutes extends AllDirectives {
   private Route sessionEvents(HttpRequest request, String id, Optional<String> lastEventId) {
     SessionEntry entry = hub.find(id).orElseThrow(() -> ApiError.notFound("no session '" + id + "'"));
     long after = lastEventId.map(EventRoutes::seq).orElse(0L);
-    Source<ByteString, NotUsed> frames = entry.events(after, bufferSize)
-        .map(line -> Sse.frame(line, true))
+    Source<ByteString, NotUsed> frames = entry.batches(after, bufferSize)
+        .map(batch -> batch.sseFrames(true))
         .concatLazy(Source.lazySource(() -> entry.ended() ? Source.single(Sse.end(id)) : Source.<ByteString>empty())
             .mapMaterializedValue(m -> NotUsed.getInstance()));
     return complete(Sse.response(ConnectionWatch.untilClientGone(request, frames), keepAlive));

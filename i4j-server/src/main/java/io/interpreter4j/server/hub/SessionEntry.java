@@ -4,10 +4,8 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.runtime.session.Session;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
@@ -21,6 +19,9 @@ import org.apache.pekko.stream.javadsl.Source;
  * memory and offers to bounded queues.
  */
 public final class SessionEntry {
+  /** Replayed events sent to a client in one batch at most. */
+  private static final int HISTORY_BATCH = 64;
+
   private final String id;
   private final Path dataDir;
   private final Path journal;
@@ -28,11 +29,12 @@ public final class SessionEntry {
   private final SessionView view;
   private final EventRing ring;
   private final SessionHub hub;
-  private final Set<LiveFeed<EventLine>> feeds = ConcurrentHashMap.newKeySet();
+  private final SessionFanOut fanOut;
   private final CompletableFuture<Done> ended = new CompletableFuture<>();
   private volatile ActorRef<Session.Command> session;
 
-  SessionEntry(String id, Path dataDir, boolean approvedHere, int ringSize, long ringBytes, SessionHub hub) {
+  SessionEntry(String id, Path dataDir, boolean approvedHere, int ringSize, long ringBytes, SessionHub hub,
+      SessionFanOut fanOut) {
     this.id = id;
     this.dataDir = dataDir.toAbsolutePath().normalize();
     this.journal = this.dataDir.resolve("sessions").resolve(id).resolve("events.jsonl");
@@ -40,6 +42,7 @@ public final class SessionEntry {
     this.view = new SessionView(id, Instant.now());
     this.ring = new EventRing(ringSize, ringBytes);
     this.hub = hub;
+    this.fanOut = fanOut;
   }
 
   public String id() {
@@ -84,69 +87,71 @@ public final class SessionEntry {
 
   /**
    * The session's subscriber: fold into the view, keep in the ring, count, hand to every follower. The event is
-   * written as JSON once here (if anyone follows), and every client's stream shares that line.
+   * written as JSON once here (if anyone follows), and every client's stream shares that line; the followers of
+   * this session get it in a batch ({@link SessionFanOut}).
    */
   void accept(Event event) {
     view.apply(event);
     ring.add(event);
     hub.metrics().record(event);
-    EventLine line = null;
-    for (LiveFeed<EventLine> feed : feeds) {
-      if (line == null) {
-        line = EventLine.of(event);
-      }
-      if (!feed.offer(line)) {
-        feeds.remove(feed);
-      }
+    EventLine line = fanOut.followed() ? EventLine.of(event) : null;
+    if (line != null) {
+      fanOut.publish(line);
     }
     hub.broadcast(event, line);
   }
 
   /**
-   * The session's events with {@code seq > after}: first what happened (from the ring when it reaches back far
-   * enough, else from the journal and then the ring), then live events as they happen, with no gap and no
+   * The session's events with {@code seq > after}, one by one ({@link #batches}).
+   */
+  public Source<EventLine, NotUsed> events(long after, int bufferSize) {
+    return batches(after, bufferSize).mapConcat(EventBatch::lines);
+  }
+
+  /**
+   * The session's events with {@code seq > after}, in batches: first what happened (from the ring when it reaches
+   * back far enough, else from the journal and then the ring), then live events as they happen, with no gap and no
    * duplicate. The live feed is subscribed when the stream is materialized, before history is read (on the first
    * demand); live events already replayed are dropped by seq. Completes when the session ends or when the client
-   * falls {@code bufferSize} events behind.
+   * falls {@code bufferSize} batches behind.
    *
-   * <p>The live queue runs inside the client's own stream (no stream of its own in between): an event costs one
+   * <p>The live queue runs inside the client's own stream (no stream of its own in between): a batch costs one
    * wake-up of the client's stream, not two and a Reactive Streams hand-over. The source is one client's: it is
    * materialized once (a second time is refused, as it would share the first one's place in the events).
    */
-  public Source<EventLine, NotUsed> events(long after, int bufferSize) {
-    AtomicReference<LiveFeed<EventLine>> subscribed = new AtomicReference<>();
-    Source<EventLine, LiveFeed<EventLine>> live = Source.<EventLine>queue(bufferSize).mapMaterializedValue(queue -> {
-      LiveFeed<EventLine> feed = new LiveFeed<>(queue, e -> true, hub.metrics()::sseOverflow);
+  public Source<EventBatch, NotUsed> batches(long after, int bufferSize) {
+    AtomicReference<LiveFeed<EventBatch>> subscribed = new AtomicReference<>();
+    Source<EventBatch, LiveFeed<EventBatch>> live = Source.<EventBatch>queue(bufferSize).mapMaterializedValue(queue -> {
+      LiveFeed<EventBatch> feed = new LiveFeed<>(queue, e -> true, hub.metrics()::sseOverflow);
       if (!subscribed.compareAndSet(null, feed)) {
         throw new IllegalStateException("the events of session " + id + " after " + after
             + " were materialized twice; ask SessionEntry.events for a source per client");
       }
-      feeds.add(feed);
+      fanOut.add(feed);
       if (ended()) {
         feed.complete();
       }
       return feed;
     });
-    Source<EventLine, NotUsed> history = Source.lazySource(() -> {
+    Source<EventBatch, NotUsed> history = Source.lazySource(() -> {
       if (subscribed.get() == null) {
         throw new IllegalStateException("history read before the live feed of session " + id + " was subscribed");
       }
-      return history(after);
+      return history(after).grouped(HISTORY_BATCH).map(EventBatch::new);
     }).mapMaterializedValue(ignored -> NotUsed.getInstance());
     long[] last = {after};
     return history
         .concatMat(live, Keep.right())
-        .filter(line -> {
-          if (line.seq() <= last[0]) {
-            return false;
-          }
-          last[0] = line.seq();
-          return true;
+        .filter(batch -> batch.lastSeq() > last[0])
+        .map(batch -> {
+          EventBatch fresh = batch.after(last[0]);
+          last[0] = batch.lastSeq();
+          return fresh;
         })
         .watchTermination((feed, done) -> {
           hub.feedOpened();
           done.whenComplete((d, failure) -> {
-            feeds.remove(feed);
+            fanOut.remove(feed);
             hub.feedClosed();
             feed.complete();
           });
@@ -170,18 +175,12 @@ public final class SessionEntry {
   void end() {
     view.markStopped();
     ended.complete(Done.getInstance());
-    for (LiveFeed<EventLine> feed : feeds) {
-      feed.complete();
-    }
-    feeds.clear();
+    fanOut.complete();
     ring.release();
   }
 
   /** Ends every follower's stream (the server is stopping). */
   void closeFeeds() {
-    for (LiveFeed<EventLine> feed : feeds) {
-      feed.complete();
-    }
-    feeds.clear();
+    fanOut.complete();
   }
 }

@@ -10,6 +10,7 @@ import io.interpreter4j.server.approval.HttpApprover;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -49,16 +51,31 @@ public final class SessionHub {
   private final AtomicInteger openFeeds = new AtomicInteger();
   private final int ringSize;
   private final long ringBytes;
+  private final Duration sseFlushInterval;
+  /** Runs the delayed hand-outs of every session's {@link SessionFanOut}: one thread, started at the first. */
+  private final ScheduledThreadPoolExecutor fanOutTimer;
   private final Materializer materializer;
   private final ActorRef<SessionWatcher.Command> watcher;
 
   /**
-   * @param ringSize  recent events kept per running session for replays
-   * @param ringBytes about how much of their text, at most
+   * @param ringSize         recent events kept per running session for replays
+   * @param ringBytes        about how much of their text, at most
+   * @param sseFlushInterval the shortest time between two hand-outs of a session's events to its event-stream
+   *                         clients ({@link SessionFanOut}); zero: each event at once
    */
-  public SessionHub(ActorSystem<?> system, int ringSize, long ringBytes) {
+  public SessionHub(ActorSystem<?> system, int ringSize, long ringBytes, Duration sseFlushInterval) {
+    if (sseFlushInterval.isNegative()) {
+      throw new IllegalArgumentException("the SSE flush interval must not be negative, not " + sseFlushInterval);
+    }
     this.ringSize = ringSize;
     this.ringBytes = ringBytes;
+    this.sseFlushInterval = sseFlushInterval;
+    this.fanOutTimer = new ScheduledThreadPoolExecutor(1, task -> {
+      Thread thread = new Thread(task, "i4j-sse-fan-out");
+      thread.setDaemon(true);
+      return thread;
+    });
+    fanOutTimer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     this.materializer = Materializer.matFromSystem(system);
     this.watcher = system.systemActorOf(SessionWatcher.create(this::ended),
         "i4j-session-watcher-" + WATCHERS.incrementAndGet(), Props.empty());
@@ -75,7 +92,7 @@ public final class SessionHub {
     if (!SessionIds.isValid(id)) {
       throw new IllegalArgumentException("invalid session id '" + id + "'");
     }
-    SessionEntry entry = new SessionEntry(id, dataDir, approvedHere, ringSize, ringBytes, this);
+    SessionEntry entry = new SessionEntry(id, dataDir, approvedHere, ringSize, ringBytes, this, fanOut());
     if (entries.putIfAbsent(id, entry) != null) {
       throw new IllegalArgumentException("a session with id '" + id + "' is already registered");
     }
@@ -106,7 +123,7 @@ public final class SessionHub {
     }
     int added = 0;
     for (String id : ids) {
-      SessionEntry entry = new SessionEntry(id, dataDir, false, 1, 1, this);
+      SessionEntry entry = new SessionEntry(id, dataDir, false, 1, 1, this, fanOut());
       try (Stream<String> lines = Files.lines(entry.journal())) {
         lines.forEach(line -> {
           try {
@@ -234,7 +251,12 @@ public final class SessionHub {
   /** Ends every event stream and stops watching sessions (the server has stopped). */
   public void shutdown() {
     closeFeeds();
+    fanOutTimer.shutdown();
     watcher.tell(SessionWatcher.Stop.INSTANCE);
+  }
+
+  private SessionFanOut fanOut() {
+    return new SessionFanOut(sseFlushInterval, fanOutTimer);
   }
 
   Collection<SessionEntry> entries() {
