@@ -113,7 +113,7 @@ public final class SessionEntry {
    * back far enough, else from the journal and then the ring), then live events as they happen, with no gap and no
    * duplicate. The live feed is subscribed when the stream is materialized, before history is read (on the first
    * demand); live events already replayed are dropped by seq. Completes when the session ends or when the client
-   * falls {@code bufferSize} batches behind.
+   * falls {@code bufferSize} events behind (its batches hold that many not yet taken by its stream).
    *
    * <p>The live queue runs inside the client's own stream (no stream of its own in between): a batch costs one
    * wake-up of the client's stream, not two and a Reactive Streams hand-over. The source is one client's: it is
@@ -121,8 +121,11 @@ public final class SessionEntry {
    */
   public Source<EventBatch, NotUsed> batches(long after, int bufferSize) {
     AtomicReference<LiveFeed<EventBatch>> subscribed = new AtomicReference<>();
+    // bounded in events, not batches: a batch holds up to SessionFanOut.MAX_HELD of them (and at least one, so a
+    // queue of bufferSize batches never fills before the events do)
     Source<EventBatch, LiveFeed<EventBatch>> live = Source.<EventBatch>queue(bufferSize).mapMaterializedValue(queue -> {
-      LiveFeed<EventBatch> feed = new LiveFeed<>(queue, e -> true, hub.metrics()::sseOverflow);
+      LiveFeed<EventBatch> feed = new LiveFeed<>(queue, e -> true, hub.metrics()::sseOverflow,
+          batch -> batch.lines().size(), bufferSize);
       if (!subscribed.compareAndSet(null, feed)) {
         throw new IllegalStateException("the events of session " + id + " after " + after
             + " were materialized twice; ask SessionEntry.events for a source per client");
@@ -141,7 +144,7 @@ public final class SessionEntry {
     }).mapMaterializedValue(ignored -> NotUsed.getInstance());
     long[] last = {after};
     return history
-        .concatMat(live, Keep.right())
+        .concatMat(live.map(batch -> subscribed.get().taken(batch)), Keep.right())
         .filter(batch -> batch.lastSeq() > last[0])
         .map(batch -> {
           EventBatch fresh = batch.after(last[0]);

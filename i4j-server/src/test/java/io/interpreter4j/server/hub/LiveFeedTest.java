@@ -2,6 +2,7 @@ package io.interpreter4j.server.hub;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -77,5 +78,37 @@ class LiveFeedTest {
     LiveFeed<Integer> untouched = new LiveFeed<>(queue, i -> true, () -> { });
     untouched.complete();
     assertTrue(untouched.closed());
+  }
+
+  @Test
+  void aFeedOfBatchesIsBoundedByTheEventsTheyHoldNotByTheirNumber() throws Exception {
+    Pair<BoundedSourceQueue<List<Integer>>, Source<List<Integer>, NotUsed>> q =
+        Source.<List<Integer>>queue(100).preMaterialize(system);
+    AtomicInteger overflows = new AtomicInteger();
+    LiveFeed<List<Integer>> feed = new LiveFeed<>(q.first(), b -> true, overflows::incrementAndGet, List::size, 10);
+    assertTrue(feed.offer(List.of(1, 2, 3, 4, 5, 6, 7, 8)));
+    assertTrue(feed.offer(List.of(9, 10)), "10 events queued: the bound, not past it");
+    assertEquals(10, feed.queuedWeight());
+    assertFalse(feed.offer(List.of(11)), "an 11th event is past the bound, though the queue has room for 98 batches");
+    assertEquals(1, overflows.get());
+    assertTrue(feed.closed());
+    List<List<Integer>> got = q.second().map(feed::taken).runWith(Sink.seq(), system)
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertEquals(List.of(List.of(1, 2, 3, 4, 5, 6, 7, 8), List.of(9, 10)), got);
+    assertEquals(0, feed.queuedWeight(), "what the stream took no longer counts");
+  }
+
+  @Test
+  void anEmptyFeedTakesOneBatchLargerThanItsBoundAndTheStreamTakingItMakesRoom() throws Exception {
+    Pair<BoundedSourceQueue<List<Integer>>, Source<List<Integer>, NotUsed>> q =
+        Source.<List<Integer>>queue(100).preMaterialize(system);
+    LiveFeed<List<Integer>> feed = new LiveFeed<>(q.first(), b -> true, () -> { }, List::size, 4);
+    List<Integer> big = List.of(1, 2, 3, 4, 5, 6);
+    assertTrue(feed.offer(big), "a client that keeps up is never cut off by one burst");
+    assertEquals(6, feed.queuedWeight());
+    assertEquals(big, feed.taken(big));
+    assertTrue(feed.offer(List.of(7, 8, 9, 10)), "room again once the stream took the burst");
+    assertFalse(feed.offer(List.of(11)));
+    assertThrows(IllegalArgumentException.class, () -> new LiveFeed<>(q.first(), b -> true, () -> { }, List::size, 0));
   }
 }
