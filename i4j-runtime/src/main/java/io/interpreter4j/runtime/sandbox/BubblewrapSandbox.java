@@ -76,6 +76,20 @@ final class BubblewrapSandbox extends ProbedSandbox {
     return inner.withArgv(command(launch.argv(), env, launch.workdir(), sessionDir));
   }
 
+  /**
+   * bwrap and what follows it, without {@link #IGNORING_SIGINT}: for a parent that starts bwrap with SIGINT ignored
+   * itself, leading a new session, and outlives it (so {@code --die-with-parent} watches a parent that stays).
+   */
+  @Override
+  public Optional<List<String>> withoutSigintShell(List<String> wrappedArgv) {
+    int shell = IGNORING_SIGINT.size();
+    if (wrappedArgv.size() <= shell || !wrappedArgv.subList(0, shell).equals(IGNORING_SIGINT)
+        || !wrappedArgv.get(shell).equals(executable) || !Path.of(executable).isAbsolute()) {
+      return Optional.empty();
+    }
+    return Optional.of(List.copyOf(wrappedArgv.subList(shell, wrappedArgv.size())));
+  }
+
   /** The bwrap command line for {@code argv} run with {@code env} (the whole environment the code will have). */
   private List<String> command(List<String> argv, Map<String, String> env, Path workdir, Path sessionDir) {
     if (executable == null) {

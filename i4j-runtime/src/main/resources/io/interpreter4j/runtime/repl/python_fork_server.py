@@ -14,6 +14,9 @@
 # program's ends itself without waiting (a FIFO end opens at once when the other end is open: the server holds one
 # until the JVM has opened its ends and says "opened <id>"), so neither the spawn nor the program's open of
 # /dev/stdin waits for the JVM, and a JVM gone before it opened leaves a program that reads end of file and ends.
+# With "sigint": "ignore" in the json the program starts with SIGINT ignored instead (bwrap, which must outlive an
+# interrupt of its group: the code below it takes SIGINT; the server, single-threaded and living as long as the JVM,
+# is then the parent bwrap's --die-with-parent watches, where the JVM needed a shell between them).
 # "signal <pgid> <signum>": the signal to a process group (an interpreter's, as `kill -s SIG -- -PGID` would send
 # it; the JVM has no killpg of its own and would otherwise start a kill process for it). No reply.
 # Replies, one line each on stdout: "ready <pid>" once, "forked <id> <pid>" or "failed <id> <reason>" per request,
@@ -125,7 +128,9 @@ def _i4j_spawn(ident, request, paths, held, report):
             opened.append(ends[-1])
         # as a process the JVM spawns has them: python ignores SIGPIPE and SIGXFSZ, and the server SIGINT (an
         # ignored signal stays ignored across exec, and a shell started with SIGINT ignored cannot trap it)
-        defaults = [signal.SIGINT, signal.SIGPIPE] + ([signal.SIGXFSZ] if hasattr(signal, "SIGXFSZ") else [])
+        defaults = [signal.SIGPIPE] + ([signal.SIGXFSZ] if hasattr(signal, "SIGXFSZ") else [])
+        if request.get("sigint") != "ignore":
+            defaults.append(signal.SIGINT)
         argv = request["argv"]
         os.chdir(request["cwd"])  # posix_spawn has no chdir of its own here; the server is single-threaded
         try:
