@@ -23,7 +23,8 @@ import java.util.TreeSet;
  * the worker cannot signal. The launcher's {@code setsid} is applied outside bwrap instead, which also leaves the
  * code without a controlling terminal (what --new-session protects against); bwrap itself runs with SIGINT ignored,
  * so an interrupt of the group reaches only the code. {@code --die-with-parent} and the PID namespace make a kill of
- * bwrap end every process inside, even ones that left the group.
+ * bwrap end every process inside, even ones that left the group. A parent that starts bwrap in a new session with
+ * SIGINT ignored itself, and outlives it (the python fork server), drops the shell: {@link #withoutSigintShell}.
  */
 final class BubblewrapSandbox extends ProbedSandbox {
 

@@ -25,7 +25,7 @@
 # their stdin.
 import gc, json, os, signal, sys
 # what the driver imports at its start, loaded once here for every child
-import ast, builtins, importlib.machinery, importlib.util, linecache, traceback, types
+import _ast, builtins, importlib.machinery, importlib.util, linecache, traceback, types
 
 
 def _i4j_serve(fifos):

@@ -102,6 +102,40 @@ class SessionContainmentTest {
   }
 
   @Test
+  void aSandboxedSessionStartsItsPythonAtCreationAndItsFirstPythonBlockRunsInIt() throws Exception {
+    // the block prints its own process's start time (field 22 of /proc/self/stat), the same inside the sandbox
+    String block = "```python\nprint('start=' + open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19])\n```";
+    var s = start(cassetteJson(turn(null, block), turn(null, "Done.")), Approver.NOBODY, "auto");
+    ProcessHandle early = driverIn(harness.workdir); // before any message
+    assertTrue(early.parent().flatMap(p -> p.info().command()).orElse("").endsWith("bwrap"), "below bwrap");
+    assertEquals("done", s.turn("go", TURN).status().wire());
+    String started = Files.readString(Path.of("/proc/" + early.pid() + "/stat")).split("\\)")[1].strip()
+        .split(" ")[19];
+    assertTrue(s.output().contains("start=" + started), s.output() + " / the early python started at " + started);
+  }
+
+  /** The REPL driver's python ({@code -u}, unlike the sandbox's one-off probes) running in {@code dir}. */
+  private static ProcessHandle driverIn(Path dir) throws Exception {
+    Path real = dir.toRealPath();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+        try {
+          if (p.info().command().map(c -> c.contains("python")).orElse(false)
+              && List.of(p.info().arguments().orElse(new String[0])).contains("-u")
+              && Files.readSymbolicLink(Path.of("/proc/" + p.pid() + "/cwd")).equals(real)) {
+            return p;
+          }
+        } catch (java.io.IOException gone) {
+          // ended meanwhile
+        }
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+    }
+    throw new AssertionError("no python started in " + dir);
+  }
+
+  @Test
   void codeAPersonApprovesRunsUnconfined() throws Exception {
     Approver yes = (session, block) -> CompletableFuture.completedFuture(Approver.Answer.yes());
     var s = start(cassetteJson(turn(null, probeBlock("ask")), turn(null, "Done.")), yes, "ask");
