@@ -121,6 +121,9 @@ def _i4j_spawn(ident, request, paths, held, report):
         opened.append(child_in)
         os.set_blocking(child_in, True)
         opened.append(os.open(paths[0], os.O_WRONLY | os.O_NONBLOCK))  # a writer until the JVM's: no early EOF
+        # and a reader until the JVM's writer is open: a program that ends at once (it never reads its stdin) must
+        # not leave the JVM's open of its stdin waiting for a reader that is gone
+        opened.append(os.open(paths[0], os.O_RDONLY | os.O_NONBLOCK))
         ends = [child_in]
         for path in paths[1:]:
             opened.append(os.open(path, os.O_RDONLY | os.O_NONBLOCK))  # a reader, so the writer opens at once

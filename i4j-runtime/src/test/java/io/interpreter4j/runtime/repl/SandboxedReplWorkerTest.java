@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The python and bash workers inside a real bubblewrap sandbox; bwrap is a {@link RequiredBwrap}. */
 class SandboxedReplWorkerTest {
 
-  /** One per test class (a subclass runs the same tests again, after this class's kit was shut down). */
-  static ActorTestKit testKit;
+  /** Made again for a subclass, which runs the same tests after this class shut its kit down. */
+  static ActorTestKit testKit = ActorTestKit.create();
   static final Duration WAIT = Duration.ofSeconds(30);
   static final Duration LONG = Duration.ofSeconds(60);
   static final Duration ONE_SECOND = Duration.ofSeconds(1);
@@ -52,7 +52,9 @@ class SandboxedReplWorkerTest {
    */
   @BeforeAll
   static void startKit() {
-    testKit = ActorTestKit.create();
+    if (testKit.system().getWhenTerminated().toCompletableFuture().isDone()) {
+      testKit = ActorTestKit.create();
+    }
   }
 
   @BeforeAll
