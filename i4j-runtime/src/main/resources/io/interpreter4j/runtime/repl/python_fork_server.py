@@ -129,6 +129,9 @@ def _i4j_spawn(ident, request, paths, held, report):
             opened.append(os.open(path, os.O_RDONLY | os.O_NONBLOCK))  # a reader, so the writer opens at once
             ends.append(os.open(path, os.O_WRONLY))
             opened.append(ends[-1])
+            # and a writer of its own until the JVM's reader is open: a program that ends at once must not leave the
+            # JVM's open of its stdout or stderr waiting for a writer that is gone
+            opened.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
         # as a process the JVM spawns has them: python ignores SIGPIPE and SIGXFSZ, and the server SIGINT (an
         # ignored signal stays ignored across exec, and a shell started with SIGINT ignored cannot trap it)
         defaults = [signal.SIGPIPE] + ([signal.SIGXFSZ] if hasattr(signal, "SIGXFSZ") else [])
