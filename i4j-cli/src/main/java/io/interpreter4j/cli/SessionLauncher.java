@@ -118,6 +118,7 @@ final class SessionLauncher {
       containment.check();
       ProcessDefaults.set(containment, VenvMode.from(config));
       PythonForkServer.configure(config); // interpreter4j.repl.python.fork-server
+      io.interpreter4j.runtime.repl.PythonStart.from(config); // checked here; each session reads it as it starts
       // --computer: every session of this process may use the screen, and a browser of its own (Playwright driving
       // the system's Chromium), started at its first browser action
       BrowserSettings browser = BrowserSettings.from(config);

@@ -37,6 +37,9 @@ final class InterpreterLaunch {
         LaunchSpec spec = launch.get();
         ReplProcess forked = dialect == ReplDialect.PYTHON ? fork(spec, config, listener, threadName)
             : dialect == ReplDialect.BASH ? execBash(spec, config, listener, threadName) : null;
+        if (forked == null) {
+          forked = execSandboxed(spec, config, dialect, listener, threadName);
+        }
         if (forked != null) {
           return forked;
         }
@@ -104,6 +107,36 @@ final class InterpreterLaunch {
           listener);
     } catch (IOException e) {
       LOG.warn("python fork server: {}; starting bash the usual way", e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * A sandboxed launch (bwrap) as a child of the {@link PythonForkServer} when one runs already: the server spawns
+   * bwrap leading a new session with SIGINT ignored, where the JVM would start {@code jspawnhelper}, {@code setsid}
+   * and the shell that ignores SIGINT and outlives bwrap. The process group, its signals and the process-tree kill
+   * are the same: bwrap leads the group and the code runs below it in that group. Null to spawn it (no server, a
+   * sandbox without such a shell, or the server failed).
+   */
+  private static ReplProcess execSandboxed(LaunchSpec spec, ReplConfig config, ReplDialect dialect,
+      ReplProcess.Listener listener, String name) {
+    PythonForkServer server = PythonForkServer.sharedIfRunning();
+    if (server == null || !spec.newSession() || !dialect.ownsProcessGroup()
+        || !java.nio.file.Files.isDirectory(spec.workdir())) {
+      return null;
+    }
+    Optional<List<String>> argv = config.sandbox().withoutSigintShell(spec.argv());
+    if (argv.isEmpty()) {
+      return null;
+    }
+    Map<String, String> fullEnv = new HashMap<>(System.getenv());
+    io.interpreter4j.core.safety.ChildEnvironment.withhold(fullEnv);
+    fullEnv.putAll(spec.env());
+    try {
+      return ReplProcess.forked(server.exec(argv.get(), spec.workdir(), fullEnv, true), dialect.prelude(), name,
+          listener);
+    } catch (IOException e) {
+      LOG.warn("python fork server: {}; starting the sandbox the usual way", e.getMessage());
       return null;
     }
   }

@@ -145,7 +145,7 @@ public final class PythonForkServer {
 
   /** Forks an interpreter in {@code workdir} with the whole environment {@code fullEnv}. Blocking. */
   ForkedChild fork(Path workdir, Map<String, String> fullEnv) throws IOException {
-    return running().fork(workdir, fullEnv, null);
+    return running().fork(workdir, fullEnv, null, false);
   }
 
   /**
@@ -156,6 +156,17 @@ public final class PythonForkServer {
    * Blocking; only while the server runs (never starts one): otherwise an IOException, and the caller spawns.
    */
   ForkedChild exec(List<String> argv, Path workdir, Map<String, String> fullEnv) throws IOException {
+    return exec(argv, workdir, fullEnv, false);
+  }
+
+  /**
+   * As {@link #exec(List, Path, Map)}; with {@code ignoreSigint} the program starts with SIGINT ignored (a sandbox
+   * launcher such as bwrap, which an interrupt of its group must not end: the code inside sets its own handler).
+   * The server is then the program's parent for as long as it runs, the parent bwrap's {@code --die-with-parent}
+   * watches: a server that dies takes such programs with it.
+   */
+  ForkedChild exec(List<String> argv, Path workdir, Map<String, String> fullEnv, boolean ignoreSigint)
+      throws IOException {
     if (argv.isEmpty() || !Path.of(argv.get(0)).isAbsolute()) {
       throw new IllegalArgumentException("exec needs an absolute path first: " + argv);
     }
@@ -166,7 +177,7 @@ public final class PythonForkServer {
     if (running == null || running.gone || !running.process.isAlive()) {
       throw new IOException("the python fork server does not run");
     }
-    return running.fork(workdir, fullEnv, argv);
+    return running.fork(workdir, fullEnv, argv, ignoreSigint);
   }
 
   /**
@@ -314,8 +325,12 @@ public final class PythonForkServer {
       return tell("signal " + pgid + " " + signum + "\n");
     }
 
-    /** A python child running the driver, or with {@code argv} not null a child that execs it. */
-    ForkedChild fork(Path workdir, Map<String, String> fullEnv, List<String> argv) throws IOException {
+    /**
+     * A python child running the driver, or with {@code argv} not null a program the server spawns (SIGINT ignored
+     * with {@code ignoreSigint}, else at its default).
+     */
+    ForkedChild fork(Path workdir, Map<String, String> fullEnv, List<String> argv, boolean ignoreSigint)
+        throws IOException {
       long id = ids.incrementAndGet();
       CompletableFuture<Forked> forked = new CompletableFuture<>();
       pending.put(id, forked);
@@ -326,6 +341,9 @@ public final class PythonForkServer {
       if (argv != null) {
         var array = request.putArray("argv");
         argv.forEach(array::add);
+        if (ignoreSigint) {
+          request.put("sigint", "ignore");
+        }
       }
       String verb = argv == null ? "fork " : "exec ";
       byte[] line = (verb + id + " " + JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8);

@@ -43,6 +43,13 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   /** Kill the whole process tree and stop the actor. */
   public enum Stop implements Command { INSTANCE }
 
+  /**
+   * Start the interpreter now, before any block, if none runs or is starting: the first block then finds it started
+   * or under way. It idles (and its idle timeout stops it) until a block comes. A start that fails is logged; the
+   * next block starts one again and reports what went wrong.
+   */
+  public enum StartEarly implements Command { INSTANCE }
+
   public interface Reply {}
 
   public record Output(int block, StreamName stream, String text) implements Reply {}
@@ -148,6 +155,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Execute.class, this::onExecute)
+        .onMessage(StartEarly.class, this::onStartEarly)
         .onMessage(Interrupt.class, i -> onHalt(running, Halt.INTERRUPT))
         .onMessage(BlockTimedOut.class, t -> onHalt(t.run(), Halt.TIMEOUT))
         .onMessage(Stop.class, s -> Behaviors.stopped())
@@ -168,6 +176,7 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     return Behaviors.receive(Command.class)
         .onMessage(Started.class, this::onStarted)
         .onMessage(Execute.class, this::onExecute)
+        .onMessage(StartEarly.class, m -> Behaviors.same()) // under way already
         .onMessage(Interrupt.class, i -> onHalt(running, Halt.INTERRUPT))
         .onMessage(BlockTimedOut.class, t -> onHalt(t.run(), Halt.TIMEOUT))
         .onMessage(Stop.class, s -> Behaviors.stopped())
@@ -216,6 +225,14 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
     }
     config.faults().hit(Faults.Point.WORKER_EXECUTE);
     return next;
+  }
+
+  private Behavior<Command> onStartEarly(StartEarly m) {
+    if (process != null || pendingStart != null || running != null) {
+      return Behaviors.same();
+    }
+    startProcess();
+    return starting;
   }
 
   private Behavior<Command> onStarted(Started started) {
@@ -353,7 +370,9 @@ public final class ReplWorker extends AbstractBehavior<ReplWorker.Command> {
       return Behaviors.same();
     }
     getContext().getLog().debug("{} idle for {}, stopping it", dialect.processName(), config.idleTimeout());
-    pendingNotice = Notices.idleRestart(dialect, config.idleTimeout());
+    if (processServed) { // one started early and never used had no state to lose
+      pendingNotice = Notices.idleRestart(dialect, config.idleTimeout());
+    }
     process = null;
     idle.process().close();
     return Behaviors.same();

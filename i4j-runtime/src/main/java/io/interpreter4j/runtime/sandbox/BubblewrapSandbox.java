@@ -23,7 +23,8 @@ import java.util.TreeSet;
  * the worker cannot signal. The launcher's {@code setsid} is applied outside bwrap instead, which also leaves the
  * code without a controlling terminal (what --new-session protects against); bwrap itself runs with SIGINT ignored,
  * so an interrupt of the group reaches only the code. {@code --die-with-parent} and the PID namespace make a kill of
- * bwrap end every process inside, even ones that left the group.
+ * bwrap end every process inside, even ones that left the group. A parent that starts bwrap in a new session with
+ * SIGINT ignored itself, and outlives it (the python fork server), drops the shell: {@link #withoutSigintShell}.
  */
 final class BubblewrapSandbox extends ProbedSandbox {
 
@@ -74,6 +75,20 @@ final class BubblewrapSandbox extends ProbedSandbox {
     Map<String, String> env = new HashMap<>(System.getenv());
     env.putAll(launch.env());
     return inner.withArgv(command(launch.argv(), env, launch.workdir(), sessionDir));
+  }
+
+  /**
+   * bwrap and what follows it, without {@link #IGNORING_SIGINT}: for a parent that starts bwrap with SIGINT ignored
+   * itself, leading a new session, and outlives it (so {@code --die-with-parent} watches a parent that stays).
+   */
+  @Override
+  public Optional<List<String>> withoutSigintShell(List<String> wrappedArgv) {
+    int shell = IGNORING_SIGINT.size();
+    if (wrappedArgv.size() <= shell || !wrappedArgv.subList(0, shell).equals(IGNORING_SIGINT)
+        || !wrappedArgv.get(shell).equals(executable) || !Path.of(executable).isAbsolute()) {
+      return Optional.empty();
+    }
+    return Optional.of(List.copyOf(wrappedArgv.subList(shell, wrappedArgv.size())));
   }
 
   /** The bwrap command line for {@code argv} run with {@code env} (the whole environment the code will have). */

@@ -71,6 +71,16 @@ public interface Sandbox {
   }
 
   /**
+   * The command line of a launch {@link #wrap(LaunchSpec, Path) wrapped} by this sandbox, for a parent that starts
+   * it itself leading a new session with SIGINT ignored and that lives as long as it runs (the python fork server's
+   * {@code posix_spawn}): without the shell this sandbox puts in front for a JVM parent. Empty when this sandbox
+   * puts no such shell in front (the launch is then started as it is).
+   */
+  default java.util.Optional<List<String>> withoutSigintShell(List<String> wrappedArgv) {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * The python to run inside the sandbox for {@code hostPython}, the one chosen on the host (an absolute path or a
    * command name). Only a sandbox with its own file system (docker) changes it.
    */

@@ -2,6 +2,7 @@ package io.interpreter4j.runtime.session;
 
 import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.runtime.repl.LanguageRegistry;
+import io.interpreter4j.runtime.repl.PythonStart;
 import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.repl.ReplWorker;
 import io.interpreter4j.runtime.sandbox.Sandbox;
@@ -51,6 +52,21 @@ final class ReplWorkers {
   /** Environment entries of the interpreters started from now on, by language. */
   void extraEnv(java.util.function.Function<String, Map<String, String>> value) {
     extraEnv = value;
+  }
+
+  /**
+   * Starts the python interpreter now, before the first block, when {@code config}'s
+   * {@link PythonStart#KEY} says so for a session in this sandbox ({@code sandboxed}, reference.conf's: one whose
+   * code runs in a sandbox, where python cannot be forked from the fork server and costs a whole python start). The
+   * start then overlaps the model's first reply.
+   *
+   * @throws IllegalArgumentException for a value that is not sandboxed, on or off
+   */
+  void startPythonEarly(com.typesafe.config.Config config) {
+    PythonStart start = PythonStart.from(config);
+    if (start.atCreation(sandbox.name())) {
+      of("python").tell(ReplWorker.StartEarly.INSTANCE);
+    }
   }
 
   /** The worker of this (canonical) language, spawned if there is none. */

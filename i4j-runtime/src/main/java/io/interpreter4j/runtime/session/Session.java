@@ -258,6 +258,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         }
       });
     }
+    workers.startPythonEarly(context.getSystem().settings().config()); // overlaps the first model call
     this.conversation = new Conversation(PromptBuilder.systemPrompt(spec.host(), LocalDate.now(),
         settings.customInstructions(), rules));
     this.turn = new TurnRunner(context, settings, events, conversation, new TurnRunner.Children(streamer, gate, retry,

@@ -9,8 +9,11 @@
 # after its text is printed for the model.
 def _i4j_main():
     # not importlib.abc: on python 3.11 it imports importlib.resources, pathlib, tempfile and more (a third of the
-    # driver's start); a finder and a loader need only their methods
-    import ast, builtins, importlib.machinery, importlib.util, linecache, os, signal, sys, traceback, types
+    # driver's start); a finder and a loader need only their methods. Not ast either: its C half (_ast) has the node
+    # classes and the flag that makes compile() parse, and ast.py costs 1.5-4 ms of every spawned (sandboxed)
+    # python's start. traceback stays: imported here, before sys.path[0] becomes the working directory, no file of
+    # the user's can stand in for it (or for the modules it imports) when a block fails
+    import _ast, builtins, importlib.machinery, importlib.util, linecache, os, signal, sys, traceback, types
 
     # Keep the command channel on a private fd (dup'ed fds are not inherited by children) and give
     # fd 0 to /dev/null, so input(), sys.stdin and child processes see end-of-file instead of hanging.
@@ -259,11 +262,11 @@ def _i4j_main():
             # tracebacks and inspect show the lines of code that never was a file
             text = source.decode("utf-8", "replace")
             linecache.cache[path] = (len(text), None, text.splitlines(True), path)
-        tree = ast.parse(source, path, "exec")
+        tree = compile(source, path, "exec", _ast.PyCF_ONLY_AST)  # what ast.parse(source, path) does
         last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr):
+        if tree.body and isinstance(tree.body[-1], _ast.Expr):
             # a trailing expression is shown like the interactive prompt does, through sys.displayhook
-            last = ast.Interactive(body=[tree.body.pop()])
+            last = _ast.Interactive(body=[tree.body.pop()])
         if tree.body or last is None:
             # compile() is most of a trivial block's time: a block that is one expression compiles once
             exec(compile(tree, path, "exec", dont_inherit=True), namespace)

@@ -14,6 +14,9 @@
 # program's ends itself without waiting (a FIFO end opens at once when the other end is open: the server holds one
 # until the JVM has opened its ends and says "opened <id>"), so neither the spawn nor the program's open of
 # /dev/stdin waits for the JVM, and a JVM gone before it opened leaves a program that reads end of file and ends.
+# With "sigint": "ignore" in the json the program starts with SIGINT ignored instead (bwrap, which must outlive an
+# interrupt of its group: the code below it takes SIGINT; the server, single-threaded and living as long as the JVM,
+# is then the parent bwrap's --die-with-parent watches, where the JVM needed a shell between them).
 # "signal <pgid> <signum>": the signal to a process group (an interpreter's, as `kill -s SIG -- -PGID` would send
 # it; the JVM has no killpg of its own and would otherwise start a kill process for it). No reply.
 # Replies, one line each on stdout: "ready <pid>" once, "forked <id> <pid>" or "failed <id> <reason>" per request,
@@ -22,7 +25,7 @@
 # their stdin.
 import gc, json, os, signal, sys
 # what the driver imports at its start, loaded once here for every child
-import ast, builtins, importlib.machinery, importlib.util, linecache, traceback, types
+import _ast, builtins, importlib.machinery, importlib.util, linecache, traceback, types
 
 
 def _i4j_serve(fifos):
@@ -118,14 +121,22 @@ def _i4j_spawn(ident, request, paths, held, report):
         opened.append(child_in)
         os.set_blocking(child_in, True)
         opened.append(os.open(paths[0], os.O_WRONLY | os.O_NONBLOCK))  # a writer until the JVM's: no early EOF
+        # and a reader until the JVM's writer is open: a program that ends at once (it never reads its stdin) must
+        # not leave the JVM's open of its stdin waiting for a reader that is gone
+        opened.append(os.open(paths[0], os.O_RDONLY | os.O_NONBLOCK))
         ends = [child_in]
         for path in paths[1:]:
             opened.append(os.open(path, os.O_RDONLY | os.O_NONBLOCK))  # a reader, so the writer opens at once
             ends.append(os.open(path, os.O_WRONLY))
             opened.append(ends[-1])
+            # and a writer of its own until the JVM's reader is open: a program that ends at once must not leave the
+            # JVM's open of its stdout or stderr waiting for a writer that is gone
+            opened.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
         # as a process the JVM spawns has them: python ignores SIGPIPE and SIGXFSZ, and the server SIGINT (an
         # ignored signal stays ignored across exec, and a shell started with SIGINT ignored cannot trap it)
-        defaults = [signal.SIGINT, signal.SIGPIPE] + ([signal.SIGXFSZ] if hasattr(signal, "SIGXFSZ") else [])
+        defaults = [signal.SIGPIPE] + ([signal.SIGXFSZ] if hasattr(signal, "SIGXFSZ") else [])
+        if request.get("sigint") != "ignore":
+            defaults.append(signal.SIGINT)
         argv = request["argv"]
         os.chdir(request["cwd"])  # posix_spawn has no chdir of its own here; the server is single-threaded
         try:

@@ -68,6 +68,26 @@ class ReplWorkerTest {
     }
   }
 
+  /** The python process (forked or spawned) running in {@code dir}, waited for up to {@link #WAIT}. */
+  static ProcessHandle pythonIn(Path dir) throws Exception {
+    Path real = dir.toRealPath();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+        try {
+          if (p.info().command().map(c -> c.contains("python")).orElse(false)
+              && Files.readSymbolicLink(Path.of("/proc/" + p.pid() + "/cwd")).equals(real)) {
+            return p;
+          }
+        } catch (java.io.IOException gone) {
+          // ended meanwhile, or not ours to read
+        }
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+    }
+    throw new AssertionError("no python started in " + dir + " within " + WAIT);
+  }
+
   ActorRef<ReplWorker.Command> worker(ReplConfig config) {
     return testKit.spawn(ReplWorker.create(config));
   }
@@ -423,6 +443,28 @@ class ReplWorkerTest {
 
       worker.tell(ReplWorker.Interrupt.INSTANCE);
       assertEquals(130, collect(first, 1, outputs).exitCode());
+    }
+
+    @Test
+    void anInterpreterStartedEarlyRunsTheFirstBlock() throws Exception {
+      var worker = worker(config("python"));
+      worker.tell(ReplWorker.StartEarly.INSTANCE);
+      ProcessHandle early = pythonIn(sessionDir); // there before any block was sent
+      worker.tell(ReplWorker.StartEarly.INSTANCE); // one is running: nothing more starts
+      Run first = run(worker, 1, "import os\nprint(os.getpid())");
+      assertEquals(early.pid() + "\n", first.stdout());
+      assertEquals("", first.notice());
+    }
+
+    @Test
+    void anInterpreterStartedEarlyAndNeverUsedIsStoppedWhenIdleWithoutANotice() throws Exception {
+      var worker = worker(config("python").withIdleTimeout(Duration.ofMillis(300)));
+      worker.tell(ReplWorker.StartEarly.INSTANCE);
+      ProcessHandle early = pythonIn(sessionDir);
+      early.onExit().orTimeout(20, TimeUnit.SECONDS).join();
+      Run next = run(worker, 1, "import os\nprint(os.getpid())");
+      assertNotEquals(early.pid() + "\n", next.stdout());
+      assertEquals("", next.notice()); // it had no state to lose
     }
 
     @Test

@@ -24,6 +24,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The python and bash workers inside a real bubblewrap sandbox; bwrap is a {@link RequiredBwrap}. */
 class SandboxedReplWorkerTest {
 
-  static final ActorTestKit testKit = ActorTestKit.create();
+  /** Made again for a subclass, which runs the same tests after this class shut its kit down. */
+  static ActorTestKit testKit = ActorTestKit.create();
   static final Duration WAIT = Duration.ofSeconds(30);
   static final Duration LONG = Duration.ofSeconds(60);
   static final Duration ONE_SECOND = Duration.ofSeconds(1);
@@ -42,6 +44,26 @@ class SandboxedReplWorkerTest {
 
   @TempDir
   Path sessionDir;
+
+  /**
+   * This class spawns its sandboxes from the JVM ({@code setsid}, the shell that ignores SIGINT, bwrap): no python
+   * fork server runs (one started by an earlier test would start them). {@link SandboxedThroughForkServerTest} runs
+   * the same tests with the server running (the name hides this method there).
+   */
+  @BeforeAll
+  static void startKit() {
+    if (testKit.system().getWhenTerminated().toCompletableFuture().isDone()) {
+      testKit = ActorTestKit.create();
+    }
+  }
+
+  @BeforeAll
+  static void serverState() throws java.io.IOException {
+    PythonForkServer server = PythonForkServer.sharedIfRunning();
+    if (server != null) {
+      server.stop();
+    }
+  }
 
   @AfterAll
   static void shutdown() {

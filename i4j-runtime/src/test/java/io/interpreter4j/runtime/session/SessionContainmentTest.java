@@ -102,6 +102,39 @@ class SessionContainmentTest {
   }
 
   @Test
+  void aSandboxedSessionStartsItsPythonAtCreationAndItsFirstPythonBlockRunsInIt() throws Exception {
+    // the block renames its own process (prctl PR_SET_NAME): the host sees the name on the python it found early
+    String block = "```python\nimport ctypes\nprint(ctypes.CDLL(None).prctl(15, b'i4j-early-ok', 0, 0, 0))\n```";
+    var s = start(cassetteJson(turn(null, block), turn(null, "Done.")), Approver.NOBODY, "auto");
+    ProcessHandle early = driverIn(harness.workdir); // before any message
+    assertEquals("done", s.turn("go", TURN).status().wire());
+    assertTrue(s.output().contains("0"), s.output());
+    assertEquals("i4j-early-ok", Files.readString(Path.of("/proc/" + early.pid() + "/comm")).strip());
+  }
+
+  /**
+   * The REPL driver's python ({@code -u}, unlike the sandbox's one-off probes) right below a bwrap that binds
+   * {@code dir} writable.
+   */
+  private static ProcessHandle driverIn(Path dir) throws Exception {
+    Path real = dir.toRealPath();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+        String line = p.info().commandLine().orElse("");
+        // python itself (its executable), not bwrap's child before its exec, whose command line has python's too
+        if (p.info().command().orElse("").contains("python") && line.contains(" -u ") && p.parent()
+            .flatMap(parent -> parent.info().commandLine()).orElse("").contains("--bind " + real + " " + real)) {
+          return p;
+        }
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+    }
+    throw new AssertionError("no python started in " + dir + ": " + ProcessHandle.current().descendants()
+        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?").replaceAll("(?s)(.{120}).*", "$1")).toList());
+  }
+
+  @Test
   void codeAPersonApprovesRunsUnconfined() throws Exception {
     Approver yes = (session, block) -> CompletableFuture.completedFuture(Approver.Answer.yes());
     var s = start(cassetteJson(turn(null, probeBlock("ask")), turn(null, "Done.")), yes, "ask");
