@@ -211,7 +211,11 @@ public final class PythonForkServer {
     running();
   }
 
-  /** Stops the server (its children run on) and waits a little for it to go; the next fork starts a new one. */
+  /**
+   * Stops the server (its children run on), waits a little for it to go and removes its FIFO folder (at the JVM's
+   * exit the thread reading the server's replies, which removes it too, may not get to); the next fork starts a new
+   * one.
+   */
   synchronized void stop() {
     if (current != null) {
       current.process.destroy();
@@ -220,8 +224,14 @@ public final class PythonForkServer {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      deleteQuietly(current.fifos); // a child's open under way has its FIFO already; the names are not needed
       current = null;
     }
+  }
+
+  /** The folder of the running server's FIFOs (for tests). */
+  synchronized Optional<Path> fifos() {
+    return current == null ? Optional.empty() : Optional.of(current.fifos);
   }
 
   synchronized Optional<Long> pid() {

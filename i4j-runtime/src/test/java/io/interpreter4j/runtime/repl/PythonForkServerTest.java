@@ -58,6 +58,15 @@ class PythonForkServerTest {
   }
 
   @Test
+  void stoppingTheServerRemovesItsFifoFolder() throws IOException {
+    server.start();
+    Path folder = server.fifos().orElseThrow();
+    assertTrue(Files.isDirectory(folder));
+    server.stop();
+    assertFalse(Files.exists(folder), "left behind: " + folder);
+  }
+
+  @Test
   void theFifoFolderIsPrivateAndInMemoryWhereTheMachineHasATmpfs() throws IOException {
     Path folder = PythonForkServer.fifoFolder();
     try {
