@@ -18,8 +18,8 @@ public final class Main {
       return;
     }
     ConsoleLogging.quiet();
-    if (chatOnly(args)) {
-      readConfigEarly();
+    if (chatOnly(args) || (args.length > 0 && "batch".equals(args[0]))) {
+      readConfigEarly(); // the batch too reads its configuration right after picocli (of every subcommand) is done
     }
     // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
     org.slf4j.LoggerFactory.getILoggerFactory();
@@ -28,7 +28,7 @@ public final class Main {
 
   /**
    * Parses the HOCON defaults (every library's reference.conf, application.conf, system properties) on a thread of
-   * its own while picocli reads the command line: the chat's configuration is read from them next, and
+   * its own while picocli reads the command line: the chat's (or the batch's) configuration is read from them next, and
    * {@link ConfigFactory} keeps them once parsed (a caller that comes while they are being parsed waits for them).
    * A file that does not parse fails again, in the chat's own reading, with the usual message.
    */

@@ -27,6 +27,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,6 +60,13 @@ public final class PythonForkServer {
   private static final long FORK_SECONDS = 30;
   /** A child that neither opens its FIFOs nor exits within this is killed (its exit then frees the JVM's opens). */
   private static final long OPEN_SECONDS = 20;
+
+  /**
+   * Kills a child that has not opened its FIFOs in time; one thread, and a cancelled kill leaves its queue at once
+   * (CompletableFuture's delayed executor would keep it for the whole delay and then start a thread to run nothing,
+   * since the common pool has no thread of its own on 2 cores).
+   */
+  private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
 
   private static volatile boolean enabled = defaultEnabled();
   private static volatile PythonForkServer shared;
@@ -213,7 +222,11 @@ public final class PythonForkServer {
     running();
   }
 
-  /** Stops the server (its children run on) and waits a little for it to go; the next fork starts a new one. */
+  /**
+   * Stops the server (its children run on), waits a little for it to go and removes its FIFO folder (at the JVM's
+   * exit the thread reading the server's replies, which removes it too, may not get to); the next fork starts a new
+   * one.
+   */
   synchronized void stop() {
     if (current != null) {
       current.process.destroy();
@@ -222,8 +235,14 @@ public final class PythonForkServer {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      deleteQuietly(current.fifos); // a child's open under way has its FIFO already; the names are not needed
       current = null;
     }
+  }
+
+  /** The folder of the running server's FIFOs (for tests). */
+  synchronized Optional<Path> fifos() {
+    return current == null ? Optional.empty() : Optional.of(current.fifos);
   }
 
   synchronized Optional<Long> pid() {
@@ -245,6 +264,28 @@ public final class PythonForkServer {
     return current;
   }
 
+  /**
+   * A new private folder for the children's FIFOs, in memory when the machine has a tmpfs for it (the user's
+   * {@code XDG_RUNTIME_DIR}, else {@code /dev/shm}): three FIFOs are made, opened and removed per interpreter, and on
+   * a disk file system each is an inode allocated and journaled (3 FIFOs: 0.1-1.2 ms of CPU on this machine's ext4
+   * against 0.06-0.09 ms on tmpfs, docs/performance.md, round five: batch). Else in the temp folder.
+   */
+  static Path fifoFolder() throws IOException {
+    var privateFolder = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+    String runtimeDir = System.getenv("XDG_RUNTIME_DIR");
+    for (String memory : new String[] {runtimeDir, "/dev/shm"}) {
+      if (memory != null && !memory.isEmpty() && Path.of(memory).isAbsolute() && Files.isDirectory(Path.of(memory))
+          && Files.isWritable(Path.of(memory))) {
+        try {
+          return Files.createTempDirectory(Path.of(memory), "i4j-fork-", privateFolder);
+        } catch (IOException | UnsupportedOperationException e) {
+          LOG.debug("python fork server: no FIFO folder in {}: {}", memory, e.toString());
+        }
+      }
+    }
+    return Files.createTempDirectory("i4j-fork-", privateFolder);
+  }
+
   private static Map<String, String> shaping(Map<String, String> all) {
     Map<String, String> entries = new TreeMap<>();
     all.forEach((name, value) -> {
@@ -253,6 +294,16 @@ public final class PythonForkServer {
       }
     });
     return entries;
+  }
+
+  private static ScheduledThreadPoolExecutor watchdog() {
+    ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1, runnable -> {
+      Thread thread = new Thread(runnable, "i4j-python-fork-watchdog");
+      thread.setDaemon(true);
+      return thread;
+    });
+    watchdog.setRemoveOnCancelPolicy(true);
+    return watchdog;
   }
 
   private static boolean defaultEnabled() {
@@ -284,8 +335,7 @@ public final class PythonForkServer {
     }
 
     static Incarnation start(String python, String driver, Map<String, String> env) throws IOException {
-      Path fifos = Files.createTempDirectory("i4j-fork-",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Path fifos = fifoFolder();
       ProcessBuilder builder = new ProcessBuilder(python, "-u", "-c",
           ReplDialect.resource("python_fork_server.py"), fifos.toString(), driver).directory(Path.of("/").toFile());
       builder.environment().clear();
@@ -395,13 +445,11 @@ public final class PythonForkServer {
       List<Path> paths = List.of(fifos.resolve(id + ".in"), fifos.resolve(id + ".out"), fifos.resolve(id + ".err"));
       // a child that died before opening its ends would leave these opens waiting: its exit opens them instead
       exit.thenRun(() -> unblock(paths));
-      CompletableFuture<Void> watchdog = CompletableFuture.runAsync(() -> {},
-          CompletableFuture.delayedExecutor(OPEN_SECONDS, TimeUnit.SECONDS));
-      watchdog.thenRun(() -> {
+      ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
         if (!exit.isDone()) {
           ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         }
-      });
+      }, OPEN_SECONDS, TimeUnit.SECONDS);
       List<java.io.Closeable> opened = new ArrayList<>(3);
       try {
         FileOutputStream stdin = new FileOutputStream(paths.get(0).toFile());

@@ -1,5 +1,7 @@
-# interpreter4j bash REPL driver: bash runs `bash --noprofile --norc /dev/stdin` and reads this prelude, then per
-# block one short line from the Java side, then the block's 32-character marker and its code's bytes:
+# interpreter4j bash REPL driver: bash runs `bash --noprofile --norc /dev/stdin` with this driver in its environment
+# (__I4J_BASH_DRIVER) and reads a one-line prelude that evaluates it and unsets the variable (read from the pipe, this
+# file would cost a read(2) per byte), then per block one short line from the Java side, then the block's
+# 32-character marker and its code's bytes:
 #   { __i4j_begin <count> [bytes];} 2>&63;. /dev/fd/60 60<<<"$__i4j_code";{ __i4j_done $?;} 2>&63
 # bash parses a script from a pipe one byte per read(2), so only that line goes through the parser; the marker and
 # the code are taken by `read -N` from the same descriptor (255, the script's), and the code is sourced at top level,

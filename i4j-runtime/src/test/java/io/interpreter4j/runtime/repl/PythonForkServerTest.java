@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -53,6 +54,31 @@ class PythonForkServerTest {
     children.forEach(c -> ProcessHandle.of(c.pid()).ifPresent(ProcessHandle::destroyForcibly));
     if (server != null) {
       server.stop();
+    }
+  }
+
+  @Test
+  void stoppingTheServerRemovesItsFifoFolder() throws IOException {
+    server.start();
+    Path folder = server.fifos().orElseThrow();
+    assertTrue(Files.isDirectory(folder));
+    server.stop();
+    assertFalse(Files.exists(folder), "left behind: " + folder);
+  }
+
+  @Test
+  void theFifoFolderIsPrivateAndInMemoryWhereTheMachineHasATmpfs() throws IOException {
+    Path folder = PythonForkServer.fifoFolder();
+    try {
+      assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)));
+      String runtime = System.getenv("XDG_RUNTIME_DIR");
+      Path expected = runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))
+          && Files.isWritable(Path.of(runtime)) ? Path.of(runtime)
+          : Files.isDirectory(Path.of("/dev/shm")) && Files.isWritable(Path.of("/dev/shm")) ? Path.of("/dev/shm")
+          : Path.of(System.getProperty("java.io.tmpdir"));
+      assertEquals(expected.toRealPath(), folder.getParent().toRealPath());
+    } finally {
+      Files.deleteIfExists(folder);
     }
   }
 

@@ -570,6 +570,14 @@ class ReplWorkerTest {
     }
 
     @Test
+    void theDriverInTheEnvironmentIsGoneBeforeTheFirstBlock() {
+      var worker = worker(config("bash"));
+      Run run = run(worker, 1, "echo \"[${__I4J_BASH_DRIVER-unset}]\"; env | grep -c __I4J_BASH_DRIVER; "
+          + "type __i4j_done >/dev/null && echo driver");
+      assertEquals("[unset]\n0\ndriver\n", run.stdout());
+    }
+
+    @Test
     void stdinIsAtEndOfFileForReadAndCat() {
       var worker = worker(config("bash"));
       Run run = run(worker, 1, "read x; echo \"read=$?\"\ncat; echo \"cat=$?\"\nhead -c 10; echo head=$?");
