@@ -1,6 +1,7 @@
 package io.interpreter4j.cli;
 
 import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.core.config.ConfigLoader;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -17,23 +18,35 @@ public final class Main {
       System.out.println(VersionProvider.version());
       return;
     }
-    ConsoleLogging.quiet();
     if (chatOnly(args)) {
+      // the chat's terminal and line editor, and its configuration's defaults, while picocli reads the command line
+      ConsoleLogging.quietPekko();
+      ChatTerminal.openEarly(); // quiets JLine's logging on its own thread
       readConfigEarly();
+    } else {
+      ConsoleLogging.quiet();
     }
     // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
     org.slf4j.LoggerFactory.getILoggerFactory();
-    System.exit(run(args));
+    int code;
+    try {
+      code = run(args);
+    } finally {
+      ChatTerminal.discardEarly(); // a command line that started no chat after all
+    }
+    System.exit(code);
   }
 
   /**
-   * Parses the HOCON defaults (every library's reference.conf, application.conf, system properties) on a thread of
-   * its own while picocli reads the command line: the chat's configuration is read from them next, and
-   * {@link ConfigFactory} keeps them once parsed (a caller that comes while they are being parsed waits for them).
-   * A file that does not parse fails again, in the chat's own reading, with the usual message.
+   * Parses the HOCON defaults on a thread of their own while picocli reads the command line: first interpreter4j's
+   * own (the chat's configuration is read over them next, {@link ConfigLoader#loadEarly}), then every library's
+   * ({@link ConfigFactory#load()}, for the actor system the chat starts after them). Both are kept once parsed (a
+   * caller that comes while they are being parsed waits for them); a file that does not parse fails again, in the
+   * chat's own reading, with the usual message.
    */
   private static void readConfigEarly() {
     Thread reader = new Thread(() -> {
+      ConfigLoader.readOwnDefaults();
       try {
         ConfigFactory.load();
       } catch (RuntimeException e) {
@@ -54,7 +67,10 @@ public final class Main {
       // The chat alone: picocli builds the model of no subcommand (a tenth of the prompt's start). What it refuses
       // is parsed again by the whole command, so the message is the same as without this path.
       CommandLine chat = handled(new CommandLine(new ChatCommand()));
-      chat.setParameterExceptionHandler((e, a) -> whole().execute(args));
+      chat.setParameterExceptionHandler((e, a) -> {
+        ChatTerminal.discardEarly(); // the terminal given back before the message
+        return whole().execute(args);
+      });
       return chat.execute(args);
     }
     return whole().execute(args);
