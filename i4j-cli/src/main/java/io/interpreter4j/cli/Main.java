@@ -1,6 +1,5 @@
 package io.interpreter4j.cli;
 
-import com.typesafe.config.ConfigFactory;
 import io.interpreter4j.core.config.ConfigLoader;
 import java.io.PrintWriter;
 import java.util.List;
@@ -18,6 +17,7 @@ public final class Main {
       System.out.println(VersionProvider.version());
       return;
     }
+    System.setProperty(UNUSED_CONVERTERS_PROPERTY, UNUSED_CONVERTERS);
     if (chatOnly(args)) {
       // the chat's terminal and line editor, and its configuration's defaults, while picocli reads the command line
       ConsoleLogging.quietPekko();
@@ -37,21 +37,26 @@ public final class Main {
     System.exit(code);
   }
 
+  /** picocli's system property naming the types it registers no converter for (regular expressions). */
+  static final String UNUSED_CONVERTERS_PROPERTY = "picocli.converters.excludes";
+
   /**
-   * Parses the HOCON defaults on a thread of their own while picocli reads the command line: first interpreter4j's
-   * own (the chat's configuration is read over them next, {@link ConfigLoader#loadEarly}), then every library's
-   * ({@link ConfigFactory#load()}, for the actor system the chat starts after them). Both are kept once parsed (a
-   * caller that comes while they are being parsed waits for them); a file that does not parse fails again, in the
-   * chat's own reading, with the usual message.
+   * The types picocli finds by reflection to register their converters as it builds a model, which no option of i4j
+   * has (MainTest holds every option of the whole command to it): java.sql's would load 100 classes of its module,
+   * 0.015 s of a chat's start.
+   */
+  static final String UNUSED_CONVERTERS = "java\\.sql\\..*,java\\.time\\..*";
+
+  /**
+   * Parses interpreter4j's own HOCON defaults on a thread of their own while picocli reads the command line: the
+   * chat's configuration is read over them next ({@link ConfigLoader#loadEarly}), which waits for them if they are
+   * still being parsed. Every library's ({@code ConfigFactory.load()}, 7,000 lines of Pekko's) are parsed for the
+   * actor system as it starts, after the prompt: parsed here they took the second core from the prompt's thread.
+   * A file that does not parse fails again, in the chat's own reading, with the usual message.
    */
   private static void readConfigEarly() {
     Thread reader = new Thread(() -> {
       ConfigLoader.readOwnDefaults();
-      try {
-        ConfigFactory.load();
-      } catch (RuntimeException e) {
-        // said by the chat's own reading of the configuration
-      }
     }, "i4j-config-read");
     reader.setDaemon(true);
     reader.start();
