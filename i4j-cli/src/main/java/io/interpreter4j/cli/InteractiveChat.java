@@ -58,36 +58,24 @@ final class InteractiveChat {
   static int run(CommonOptions options, ServerConfig dashboard, Resume resume) throws IOException,
       InterruptedException {
     Map<String, String> env = System.getenv();
-    // The terminal opens on a thread of its own (JLine runs infocmp in a child process and waits for it) while this
-    // one reads the configuration and sets the process's defaults.
-    CompletableFuture<Terminal> opening = new CompletableFuture<>();
-    Thread opener = new Thread(() -> {
-      try {
-        opening.complete(systemTerminal());
-      } catch (IOException | RuntimeException | Error e) {
-        opening.completeExceptionally(e);
-      }
-    }, "i4j-terminal-open");
-    opener.setDaemon(true);
-    opener.start();
+    // The terminal and its line editor open on a thread of their own (ChatTerminal; Main starts it before it reads
+    // the command line) while this one reads the configuration and sets the process's defaults.
+    CompletableFuture<ChatTerminal.Opened> opening = ChatTerminal.take();
     SessionLauncher.Prepared prepared;
     try {
-      prepared = SessionLauncher.prepare(options, env);
+      prepared = SessionLauncher.prepareForPrompt(options, env);
     } catch (RuntimeException | Error e) {
-      try {
-        closeQuietly(opening.join()); // given back as it was found before the error is said
-      } catch (java.util.concurrent.CompletionException notOpened) {
-        // nothing to give back
-      }
+      ChatTerminal.closeQuietly(opening); // given back as it was found before the error is said
       throw e;
     }
-    Terminal terminal = opened(opening);
+    ChatTerminal.Opened opened = ChatTerminal.opened(opening);
+    Terminal terminal = opened.terminal();
     try {
       PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
       SessionLauncher launcher = new SessionLauncher(prepared, out);
-      launcher.startSystemEarly(); // the actor system comes up while the line editor is set up
+      launcher.startSystemEarly(); // the actor system comes up while the banner and the prompt are drawn
       try {
-        return run(options, dashboard, resume, env, terminal, out, launcher);
+        return run(options, dashboard, resume, env, opened, out, launcher);
       } finally {
         launcher.discardEarlySystem(); // terminated if the chat ended before its session started
       }
@@ -97,14 +85,17 @@ final class InteractiveChat {
   }
 
   private static int run(CommonOptions options, ServerConfig dashboard, Resume resume, Map<String, String> env,
-                         Terminal terminal, PrintStream out, SessionLauncher launcher) throws IOException,
+                         ChatTerminal.Opened opened, PrintStream out, SessionLauncher launcher) throws IOException,
       InterruptedException {
+    Terminal terminal = opened.terminal();
     boolean isTerminal = !terminal.getType().startsWith(Terminal.TYPE_DUMB);
     EventRenderer display = options.json ? new PlainRenderer(System.err, false)
         : launcher.display(options, isTerminal, terminal::getWidth, terminal::getHeight);
     Path history = launcher.settings.dataDir().resolve("history");
     Files.createDirectories(history.getParent());
-    LineReader reader = ChatInput.reader(terminal, history, launcher.settings.workdir());
+    LineReader reader = opened.reader();
+    reader.setVariable(LineReader.HISTORY_FILE, history);
+    opened.workdir().set(launcher.settings.workdir());
     ConsoleApprover approver = new ConsoleApprover(true);
     boolean rich = display instanceof TerminalRenderer;
     ApprovalPrompter prompter = new ApprovalPrompter(prompt -> readAnswer(reader, rich
@@ -171,31 +162,6 @@ final class InteractiveChat {
       } finally {
         removeHook(onExit);
       }
-    }
-  }
-
-  private static Terminal opened(CompletableFuture<Terminal> opening) throws IOException {
-    try {
-      return opening.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw e;
-    }
-  }
-
-  private static void closeQuietly(Terminal terminal) {
-    try {
-      terminal.close();
-    } catch (IOException e) {
-      // exiting with the error that came first
     }
   }
 

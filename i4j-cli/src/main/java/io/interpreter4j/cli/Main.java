@@ -1,6 +1,6 @@
 package io.interpreter4j.cli;
 
-import com.typesafe.config.ConfigFactory;
+import io.interpreter4j.core.config.ConfigLoader;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -17,27 +17,65 @@ public final class Main {
       System.out.println(VersionProvider.version());
       return;
     }
-    ConsoleLogging.quiet();
-    if (chatOnly(args) || (args.length > 0 && "batch".equals(args[0]))) {
-      readConfigEarly(); // the batch too reads its configuration right after picocli (of every subcommand) is done
+    System.setProperty(UNUSED_CONVERTERS_PROPERTY, UNUSED_CONVERTERS);
+    if (chatOnly(args)) {
+      // the chat's terminal and line editor, and its configuration's defaults, while picocli reads the command line
+      ConsoleLogging.quietPekko();
+      ChatTerminal.openEarly(); // quiets JLine's logging on its own thread
+      readConfigEarly();
+    } else {
+      ConsoleLogging.quiet();
+      if (args.length > 0 && "batch".equals(args[0])) {
+        readAllConfigEarly(); // the batch reads every library's defaults right after picocli
+      }
     }
     // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
     org.slf4j.LoggerFactory.getILoggerFactory();
-    System.exit(run(args));
+    int code;
+    try {
+      code = run(args);
+    } finally {
+      ChatTerminal.discardEarly(); // a command line that started no chat after all
+    }
+    System.exit(code);
   }
 
+  /** picocli's system property naming the types it registers no converter for (regular expressions). */
+  static final String UNUSED_CONVERTERS_PROPERTY = "picocli.converters.excludes";
+
   /**
-   * Parses the HOCON defaults (every library's reference.conf, application.conf, system properties) on a thread of
-   * its own while picocli reads the command line: the chat's (or the batch's) configuration is read from them next, and
-   * {@link ConfigFactory} keeps them once parsed (a caller that comes while they are being parsed waits for them).
+   * The types picocli finds by reflection to register their converters as it builds a model, which no option of i4j
+   * has (MainTest holds every option of the whole command to it): java.sql's would load 100 classes of its module,
+   * 0.015 s of a chat's start.
+   */
+  static final String UNUSED_CONVERTERS = "java\\.sql\\..*,java\\.time\\..*";
+
+  /**
+   * Parses interpreter4j's own HOCON defaults on a thread of their own while picocli reads the command line: the
+   * chat's configuration is read over them next ({@link ConfigLoader#loadEarly}), which waits for them if they are
+   * still being parsed. Every library's ({@code ConfigFactory.load()}, 7,000 lines of Pekko's) are parsed for the
+   * actor system as it starts, after the prompt: parsed here they took the second core from the prompt's thread.
    * A file that does not parse fails again, in the chat's own reading, with the usual message.
    */
   private static void readConfigEarly() {
     Thread reader = new Thread(() -> {
+      ConfigLoader.readOwnDefaults();
+    }, "i4j-config-read");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /**
+   * Parses every library's HOCON defaults (reference.conf, application.conf, system properties) on a thread of its own
+   * while picocli reads a batch's command line: the batch's actor system starts right after, and {@code ConfigFactory}
+   * keeps them once parsed (a caller that comes while they are being parsed waits for them).
+   */
+  private static void readAllConfigEarly() {
+    Thread reader = new Thread(() -> {
       try {
-        ConfigFactory.load();
-      } catch (RuntimeException e) {
-        // said by the chat's own reading of the configuration
+        com.typesafe.config.ConfigFactory.load();
+      } catch (RuntimeException badFile) {
+        // read again by the batch itself, which says what is wrong
       }
     }, "i4j-config-read");
     reader.setDaemon(true);
@@ -54,7 +92,10 @@ public final class Main {
       // The chat alone: picocli builds the model of no subcommand (a tenth of the prompt's start). What it refuses
       // is parsed again by the whole command, so the message is the same as without this path.
       CommandLine chat = handled(new CommandLine(new ChatCommand()));
-      chat.setParameterExceptionHandler((e, a) -> whole().execute(args));
+      chat.setParameterExceptionHandler((e, a) -> {
+        ChatTerminal.discardEarly(); // the terminal given back before the message
+        return whole().execute(args);
+      });
       return chat.execute(args);
     }
     return whole().execute(args);

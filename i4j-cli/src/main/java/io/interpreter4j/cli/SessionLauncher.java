@@ -48,13 +48,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /** The steps every session command shares: settings, model, actor system, renderer, approver, session. */
 final class SessionLauncher {
 
   final Settings settings;
+  /** The configuration: for a chat, as read before its prompt ({@link #prepareForPrompt}); see {@link #whole()}. */
   final Config config;
+  private final Supplier<Config> whole;
   final Map<String, String> env;
   final PrintStream out;
 
@@ -66,12 +69,16 @@ final class SessionLauncher {
   SessionLauncher(Prepared prepared, PrintStream out) {
     this.env = prepared.env();
     this.config = prepared.config();
+    this.whole = prepared.whole();
     this.settings = prepared.settings();
     this.out = out;
   }
 
-  /** The configuration and settings of a session command, and its environment. */
-  record Prepared(Config config, Settings settings, Map<String, String> env) {}
+  /**
+   * The configuration and settings of a session command, and its environment; {@code whole} gives the configuration
+   * with every library's defaults (for the actor system), {@code config} itself unless it was read for a prompt.
+   */
+  record Prepared(Config config, Supplier<Config> whole, Settings settings, Map<String, String> env) {}
 
   /**
    * Reads the configuration (flags, environment, profile, file), checks the working and data folders, sets the
@@ -79,11 +86,35 @@ final class SessionLauncher {
    * launcher needs but its output stream, so that a chat can do it while its terminal opens.
    */
   static Prepared prepare(CommonOptions options, Map<String, String> env) {
+    return prepare(options, env, false);
+  }
+
+  /**
+   * As {@link #prepare(CommonOptions, Map)} for a chat's prompt: the configuration read over interpreter4j's own
+   * defaults ({@link ConfigLoader#loadEarly}), the same settings, warnings and errors; every library's defaults are
+   * read for the actor system when it starts ({@link #whole()}).
+   */
+  static Prepared prepareForPrompt(CommonOptions options, Map<String, String> env) {
+    return prepare(options, env, true);
+  }
+
+  private static Prepared prepare(CommonOptions options, Map<String, String> env, boolean forPrompt) {
     Config config;
+    Supplier<Config> whole;
     Settings settings;
     try {
-      config = ConfigLoader.load(options.config, Profiles.layer(options.profile, env), options.overrides(), env,
-          ConfigWarnings.stderr("i4j"));
+      Config profile = Profiles.layer(options.profile, env);
+      if (forPrompt) {
+        ConfigLoader.Early early = ConfigLoader.loadEarly(options.config, profile, options.overrides(), env,
+            ConfigWarnings.stderr("i4j"));
+        config = early.config();
+        whole = early.whole();
+      } else {
+        Config read = ConfigLoader.load(options.config, profile, options.overrides(), env,
+            ConfigWarnings.stderr("i4j"));
+        config = read;
+        whole = () -> read;
+      }
       settings = Settings.from(config, env);
     } catch (IllegalArgumentException e) {
       throw new ModelFactory.UsageException(e.getMessage());
@@ -102,7 +133,19 @@ final class SessionLauncher {
     if (settings.approvalMode() == Settings.ApprovalMode.AUTO) {
       announceAutoRun(System.err);
     }
-    return new Prepared(config, settings, env);
+    return new Prepared(config, whole, settings, env);
+  }
+
+  /**
+   * The configuration with every library's defaults (Pekko's, for the actor system), read at the first call when
+   * {@link #config} was read for a prompt; a setting that cannot be resolved is a usage error, as in {@link #prepare}.
+   */
+  Config whole() {
+    try {
+      return whole.get();
+    } catch (IllegalArgumentException e) {
+      throw new ModelFactory.UsageException(e.getMessage());
+    }
   }
 
   /**
@@ -169,7 +212,7 @@ final class SessionLauncher {
       CompletableFuture<ActorSystem<SessionManager.Command>> system = new CompletableFuture<>();
       Thread starter = new Thread(() -> {
         try {
-          system.complete(CliSession.startSystem(config));
+          system.complete(CliSession.startSystem(whole()));
         } catch (RuntimeException | Error e) {
           system.completeExceptionally(e);
         }
@@ -193,7 +236,7 @@ final class SessionLauncher {
     CompletableFuture<ActorSystem<SessionManager.Command>> early = earlySystem;
     earlySystem = null; // taken: the session closes it
     if (early == null) {
-      return CliSession.startSystem(config);
+      return CliSession.startSystem(whole());
     }
     try {
       return early.join();
@@ -228,8 +271,8 @@ final class SessionLauncher {
     CompletableFuture<HostInfo> hostProbe = CompletableFuture.supplyAsync(() -> CliSession.host(settings, env));
     ActorSystem<SessionManager.Command> system = system();
     try {
-      String model = ModelFactory.resolveModel(settings, config, env, system);
-      ModelProvider provider = ModelFactory.create(model, settings, config, options.apiKey, options.record, env,
+      String model = ModelFactory.resolveModel(settings, whole(), env, system);
+      ModelProvider provider = ModelFactory.create(model, settings, whole(), options.apiKey, options.record, env,
           system);
       HostInfo host = hostProbe.join();
       String id = SessionIds.next();
@@ -262,9 +305,9 @@ final class SessionLauncher {
   /** A fresh provider per session from a model spec (blank: the configured or discovered default). */
   Function<String, ModelProvider> models(CommonOptions options, ActorSystem<?> system) {
     return spec -> {
-      String model = spec == null || spec.isBlank() ? ModelFactory.resolveModel(settings, config, env, system) : spec;
+      String model = spec == null || spec.isBlank() ? ModelFactory.resolveModel(settings, whole(), env, system) : spec;
       try {
-        return ModelFactory.create(model, settings, config, options.apiKey, null, env, system);
+        return ModelFactory.create(model, settings, whole(), options.apiKey, null, env, system);
       } catch (ModelFactory.UsageException e) {
         throw new IllegalArgumentException(e.getMessage(), e);
       }

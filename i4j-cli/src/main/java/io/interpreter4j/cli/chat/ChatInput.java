@@ -2,6 +2,7 @@ package io.interpreter4j.cli.chat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Supplier;
 import org.jline.builtins.Completers;
 import org.jline.reader.Candidate;
 import org.jline.reader.Completer;
@@ -23,8 +24,12 @@ public final class ChatInput {
 
   private ChatInput() {}
 
-  /** A line reader on {@code terminal}; {@code workdir} is where relative paths are completed from. */
-  public static LineReader reader(Terminal terminal, Path historyFile, Path workdir) {
+  /**
+   * A line reader on {@code terminal}; {@code workdir} gives the folder relative paths are completed from (asked at
+   * each completion). A null {@code historyFile} keeps the history in memory until {@link LineReader#HISTORY_FILE}
+   * is set (before the first readLine, which loads it).
+   */
+  public static LineReader reader(Terminal terminal, Path historyFile, Supplier<Path> workdir) {
     LineReaderBuilder builder = LineReaderBuilder.builder()
         .terminal(terminal)
         .appName("i4j")
@@ -79,11 +84,11 @@ public final class ChatInput {
   static final class InputCompleter implements Completer {
     private final Completers.FileNameCompleter files;
 
-    InputCompleter(Path workdir) {
+    InputCompleter(Supplier<Path> workdir) {
       this.files = new Completers.FileNameCompleter() {
         @Override
         protected Path getUserDir() {
-          return workdir;
+          return workdir.get();
         }
       };
     }

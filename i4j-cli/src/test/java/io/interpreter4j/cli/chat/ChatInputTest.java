@@ -46,7 +46,7 @@ class ChatInputTest {
     List<String> lines = new ArrayList<>();
     try (Terminal terminal = new DumbTerminal(new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)),
         new ByteArrayOutputStream())) {
-      LineReader reader = ChatInput.reader(terminal, history, tmp);
+      LineReader reader = ChatInput.reader(terminal, history, () -> tmp);
       lines.add(reader.readLine("> "));
       lines.add(reader.readLine("> "));
     }
@@ -58,15 +58,36 @@ class ChatInputTest {
   }
 
   @Test
+  void aHistoryFileSetAfterTheReaderIsMadeIsLoadedAndKept() throws Exception {
+    Path history = tmp.resolve("data/history");
+    Files.createDirectories(history.getParent());
+    try (Terminal terminal = new DumbTerminal(new ByteArrayInputStream("earlier\r".getBytes(StandardCharsets.UTF_8)),
+        new ByteArrayOutputStream())) {
+      ChatInput.reader(terminal, history, () -> tmp).readLine("> ");
+    }
+    try (Terminal terminal = new DumbTerminal(new ByteArrayInputStream("later\r".getBytes(StandardCharsets.UTF_8)),
+        new ByteArrayOutputStream())) {
+      LineReader reader = ChatInput.reader(terminal, null, () -> tmp); // as the chat makes it, before its settings
+      reader.setVariable(LineReader.HISTORY_FILE, history);
+      assertEquals("later", reader.readLine("> "));
+      List<String> remembered = new ArrayList<>();
+      reader.getHistory().forEach(entry -> remembered.add(entry.line()));
+      assertEquals(List.of("earlier", "later"), remembered);
+    }
+    String saved = Files.readString(history);
+    assertTrue(saved.contains("earlier") && saved.contains("later"), saved);
+  }
+
+  @Test
   void tabCompletesCommandsAndPaths() throws Exception {
     Files.createDirectories(tmp.resolve("src/main"));
     Files.writeString(tmp.resolve("setup.py"), "");
-    ChatInput.InputCompleter completer = new ChatInput.InputCompleter(tmp);
+    ChatInput.InputCompleter completer = new ChatInput.InputCompleter(() -> tmp);
     ChatInput.Parser parser = new ChatInput.Parser();
     List<Candidate> commands = new ArrayList<>();
     try (Terminal terminal = TerminalBuilder.builder().streams(new ByteArrayInputStream(new byte[0]),
         new ByteArrayOutputStream()).type("xterm").build()) {
-      LineReader reader = ChatInput.reader(terminal, null, tmp);
+      LineReader reader = ChatInput.reader(terminal, null, () -> tmp);
       completer.complete(reader, parser.parse("%un", 3, Parser.ParseContext.COMPLETE), commands);
       assertEquals(List.of("%undo"), commands.stream().map(Candidate::value).toList());
       List<Candidate> files = new ArrayList<>();

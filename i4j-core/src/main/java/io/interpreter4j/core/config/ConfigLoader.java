@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Layers the configuration: command-line flags over {@code I4J_*} environment variables over a profile (if any)
@@ -62,6 +64,83 @@ public final class ConfigLoader {
    */
   public static Config load(Path configFile, Config profile, Map<String, Object> flags, Map<String, String> env,
                             Consumer<String> warnings) {
+    return layers(configFile, profile, flags, env, warnings, ConfigFactory.defaultReference()).over(whole());
+  }
+
+  /** {@link ConfigFactory#load()}: every library's defaults under system properties and application.conf. */
+  private static Config whole() {
+    try {
+      return ConfigFactory.load();
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A configuration read before a chat's prompt: {@code config} has the settings under {@code interpreter4j} that
+   * {@link #load(Path, Config, Map, Map, Consumer)} gives, read over interpreter4j's own defaults
+   * ({@link #ownDefaults}) without parsing every library's; {@code whole()} is the one {@code load} gives, with
+   * Pekko's settings for an actor system, read at its first call (the layers and their warnings are not read again).
+   */
+  public record Early(Config config, Supplier<Config> whole) {}
+
+  /**
+   * As {@link #load(Path, Config, Map, Map, Consumer)}, read for a chat's prompt ({@link Early}). The same warnings,
+   * and the same errors: where the own defaults are missing, or a setting refers to one only a library defines,
+   * this is {@code load} itself.
+   */
+  public static Early loadEarly(Path configFile, Config profile, Map<String, Object> flags, Map<String, String> env,
+                                Consumer<String> warnings) {
+    Optional<OwnDefaults> own;
+    try {
+      own = ownDefaults();
+    } catch (ConfigException e) {
+      own = Optional.empty(); // an application.conf or system property that does not parse: said as load says it
+    }
+    if (own.isEmpty()) {
+      Config config = load(configFile, profile, flags, env, warnings);
+      return new Early(config, () -> config);
+    }
+    Layers layers = layers(configFile, profile, flags, env, warnings, own.get().reference());
+    Config config;
+    try {
+      config = layers.over(own.get().defaults());
+    } catch (IllegalArgumentException e) {
+      Config whole = layers.over(whole()); // a substitution of a library's setting, say
+      return new Early(whole, () -> whole);
+    }
+    Config[] whole = new Config[1];
+    return new Early(config, () -> {
+      synchronized (whole) {
+        if (whole[0] == null) {
+          whole[0] = layers.over(whole());
+        }
+        return whole[0];
+      }
+    });
+  }
+
+  /**
+   * The user's layers of a configuration: flags over {@code I4J_*} variables over the profile over the config file,
+   * unresolved, to be put over defaults with {@link #over}. Reading them checks the file (it must parse) and passes
+   * the settings the file and the profile write under {@code interpreter4j} but {@code reference} does not know to
+   * {@code warnings}.
+   */
+  private record Layers(Config user) {
+
+    /** The layers over {@code defaults}, resolved; a substitution that cannot be resolved is said as before. */
+    Config over(Config defaults) {
+      try {
+        return user.withFallback(defaults).resolve();
+      } catch (ConfigException e) {
+        throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** The {@link Layers} of a configuration; see {@link #load(Path, Config, Map, Map, Consumer)}. */
+  private static Layers layers(Path configFile, Config profile, Map<String, Object> flags, Map<String, String> env,
+                              Consumer<String> warnings, Config reference) {
     Config fileLayer = ConfigFactory.empty();
     Path file = configFile != null ? configFile : defaultConfigFile(env);
     if (configFile != null && !Files.isRegularFile(configFile)) {
@@ -75,7 +154,6 @@ public final class ConfigLoader {
         throw new IllegalArgumentException(parseError("config file", file, e), e);
       }
     }
-    Config reference = ConfigFactory.defaultReference();
     for (Config layer : List.of(fileLayer, profile)) {
       UnknownSettings.find(layer, reference).forEach(u -> warnings.accept(u.message()));
     }
@@ -87,15 +165,60 @@ public final class ConfigLoader {
         fromEnv = fromEnv.withFallback(ConfigFactory.parseMap(Map.of(e.getValue(), value), e.getKey()));
       }
     }
+    return new Layers(ConfigFactory.parseMap(flags, SettingSource.FLAGS)
+        .withFallback(fromEnv)
+        .withFallback(profile)
+        .withFallback(fileLayer));
+  }
+
+  /**
+   * Where each module's build puts a copy of its reference.conf (the parent pom): interpreter4j's defaults alone,
+   * which {@code i4j.jar} appends into one resource as it does every library's reference.conf.
+   */
+  static final String OWN_REFERENCE = "interpreter4j/reference.conf";
+
+  /**
+   * interpreter4j's own defaults: {@code reference}, the copies of the modules' reference.conf, and {@code defaults},
+   * what {@link ConfigFactory#load()} gives with them in place of every library's reference.conf (system properties
+   * over {@code application.conf} over them), the same under {@code interpreter4j} for a fortieth of the parsing.
+   */
+  record OwnDefaults(Config reference, Config defaults) {}
+
+  private static volatile OwnDefaults ownDefaults;
+
+  /**
+   * The {@link OwnDefaults}, read once; empty when the copies are missing (modules built before them). An
+   * {@code application.conf} or system property that does not parse throws its {@link ConfigException} (not kept).
+   */
+  static Optional<OwnDefaults> ownDefaults() {
+    OwnDefaults own = ownDefaults;
+    if (own == null) {
+      synchronized (ConfigLoader.class) {
+        own = ownDefaults;
+        if (own == null) {
+          Config reference = ConfigFactory.parseResources(OWN_REFERENCE);
+          if (reference.isEmpty()) {
+            return Optional.empty();
+          }
+          reference = reference.resolve();
+          own = new OwnDefaults(reference, ConfigFactory.defaultOverrides()
+              .withFallback(ConfigFactory.defaultApplication()).withFallback(reference).resolve());
+          ownDefaults = own;
+        }
+      }
+    }
+    return Optional.of(own);
+  }
+
+  /**
+   * Reads {@link #ownDefaults} ahead (a chat's start does it on a thread of its own); what goes wrong is said when
+   * they are read for the configuration.
+   */
+  public static void readOwnDefaults() {
     try {
-      return ConfigFactory.parseMap(flags, SettingSource.FLAGS)
-          .withFallback(fromEnv)
-          .withFallback(profile)
-          .withFallback(fileLayer)
-          .withFallback(ConfigFactory.load())
-          .resolve();
+      ownDefaults();
     } catch (ConfigException e) {
-      throw new IllegalArgumentException("invalid configuration: " + e.getMessage(), e);
+      // said by loadEarly's reading
     }
   }
 

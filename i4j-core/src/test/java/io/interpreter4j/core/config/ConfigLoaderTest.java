@@ -93,4 +93,47 @@ class ConfigLoaderTest {
         env), env);
     assertEquals("from-flag", flagged.model());
   }
+
+  @Test
+  void readForAPromptItHasTheSameSettingsWarningsAndErrors() throws Exception {
+    Path file = tmp.resolve("i4j.conf");
+    Files.writeString(file, "interpreter4j {\n  model = \"from-file\"\n  executoin.timeout = 5s\n}\n");
+    com.typesafe.config.Config profile = com.typesafe.config.ConfigFactory.parseString(
+        "interpreter4j.custom-instructions = \"be brief\"");
+    Map<String, Object> flags = Map.of("interpreter4j.healing.max-iterations", 3);
+    Map<String, String> env = Map.of("I4J_MAX_OUTPUT", "2000");
+    java.util.List<String> warned = new java.util.ArrayList<>();
+    java.util.List<String> warnedEarly = new java.util.ArrayList<>();
+    com.typesafe.config.Config whole = ConfigLoader.load(file, profile, flags, env, warned::add);
+    ConfigLoader.Early early = ConfigLoader.loadEarly(file, profile, flags, env, warnedEarly::add);
+    assertEquals(whole.getConfig("interpreter4j").root().unwrapped(),
+        early.config().getConfig("interpreter4j").root().unwrapped());
+    assertEquals(1, warned.size());
+    assertEquals(warned, warnedEarly);
+    assertEquals(whole.root().unwrapped(), early.whole().get().root().unwrapped());
+    assertEquals(1, warnedEarly.size(), "the layers are not read again");
+
+    Files.writeString(file, "interpreter4j {\n  execution.timeout = 0s\n}\n");
+    String message = assertThrows(IllegalArgumentException.class,
+        () -> Settings.from(ConfigLoader.loadEarly(file, profile, Map.of(), Map.of(), w -> { }).config(), Map.of()))
+        .getMessage();
+    assertEquals(file + ":2: execution.timeout = 0s must be positive", message);
+    Files.writeString(file, "interpreter4j.model = ${nowhere}\n");
+    String unresolved = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.loadEarly(file, profile, Map.of(), Map.of(), w -> { })).getMessage();
+    assertEquals(assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.load(file, profile, Map.of(), Map.of(), w -> { })).getMessage(), unresolved);
+  }
+
+  @Test
+  void interpreter4jsOwnDefaultsAreTheWholeConfigurationsUnderInterpreter4j() {
+    ConfigLoader.OwnDefaults own = ConfigLoader.ownDefaults().orElseThrow(
+        () -> new AssertionError(ConfigLoader.OWN_REFERENCE + " is missing: the parent pom copies reference.conf"));
+    com.typesafe.config.Config whole = com.typesafe.config.ConfigFactory.load();
+    assertEquals(whole.getConfig("interpreter4j").root().unwrapped(),
+        own.defaults().getConfig("interpreter4j").root().unwrapped());
+    assertEquals(com.typesafe.config.ConfigFactory.defaultReference().getConfig("interpreter4j").root().unwrapped(),
+        own.reference().getConfig("interpreter4j").root().unwrapped());
+    assertEquals(java.util.Set.of("interpreter4j"), own.reference().root().keySet());
+  }
 }

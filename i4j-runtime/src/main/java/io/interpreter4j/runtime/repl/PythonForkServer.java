@@ -55,7 +55,6 @@ public final class PythonForkServer {
   static final int UNKNOWN_EXIT = 255;
 
   private static final Logger LOG = LoggerFactory.getLogger(PythonForkServer.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final long READY_SECONDS = 60;
   private static final long FORK_SECONDS = 30;
   /** A child that neither opens its FIFOs nor exits within this is killed (its exit then frees the JVM's opens). */
@@ -70,6 +69,14 @@ public final class PythonForkServer {
 
   private static volatile boolean enabled = defaultEnabled();
   private static volatile PythonForkServer shared;
+
+  /**
+   * The requests' writer, made at the first fork: {@link #configure} runs before a chat's prompt, and an ObjectMapper
+   * made there (its date formats load the JDK's locale data) cost the prompt 0.05-0.2 s.
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private final String python;
   private final String driver;
@@ -384,7 +391,7 @@ public final class PythonForkServer {
       long id = ids.incrementAndGet();
       CompletableFuture<Forked> forked = new CompletableFuture<>();
       pending.put(id, forked);
-      ObjectNode request = JSON.createObjectNode();
+      ObjectNode request = Json.MAPPER.createObjectNode();
       request.put("cwd", workdir.toAbsolutePath().toString());
       ObjectNode envNode = request.putObject("env");
       fullEnv.forEach(envNode::put);
@@ -396,7 +403,8 @@ public final class PythonForkServer {
         }
       }
       String verb = argv == null ? "fork " : "exec ";
-      byte[] line = (verb + id + " " + JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8);
+      byte[] line = (verb + id + " " + Json.MAPPER.writeValueAsString(request) + "\n")
+          .getBytes(StandardCharsets.UTF_8);
       Forked child;
       try {
         synchronized (requests) {
