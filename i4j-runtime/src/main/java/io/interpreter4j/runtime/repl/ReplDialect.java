@@ -47,6 +47,9 @@ abstract class ReplDialect {
     }
   };
 
+  /** The largest bash block in UTF-8 bytes: its length goes to the driver as 9 digits. */
+  static final int MAX_CODE_BYTES = 999_999_999;
+
   static final ReplDialect BASH = new ReplDialect("bash", "bash shell", "shell",
       "earlier state (cwd, variables, functions)",
       "a new shell will start for the next block and its state (cwd, variables, functions) was reset.", "sh") {
@@ -64,27 +67,35 @@ abstract class ReplDialect {
     @Override
     String command(String marker, Path codeFile) {
       String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
-      return "{ __i4j_begin 0;} 2>&63;. " + quoted + ";{ __i4j_done $?;} 2>&63\n" + checkedMarker(marker);
+      return "{ __i4j_begin f;} 2>&63;. " + quoted + ";{ __i4j_done $?;} 2>&63\n" + header(marker, 0, true);
     }
 
     @Override
     String inlineCommand(String marker, int block, String code) {
-      // One short line for bash's parser, which reads a pipe a byte at a time, then the marker and the code, which
-      // the driver takes with `read -N` and sources at top level (bash_driver.sh). bash drops NUL bytes without
-      // counting them, so they are left out here; a count in characters is the same in every locale only for ASCII
-      // code, so other code is counted in UTF-8 bytes and read in the C locale.
+      // The line `__i4j_x` for bash's parser, which reads a pipe a byte at a time (an alias for the block's command
+      // line), then a fixed header and the code, which the driver takes with `read -N` and sources at top level
+      // (bash_driver.sh). bash drops NUL bytes without counting them, so they are left out here; a count in
+      // characters is the same in every locale only for ASCII code, so other code is counted in UTF-8 bytes and
+      // read in the C locale.
       String verbatim = code.indexOf('\0') < 0 ? code : code.replace("\0", "");
       int bytes = utf8Length(verbatim);
-      return "{ __i4j_begin " + bytes + (bytes == verbatim.length() ? "" : " bytes")
-          + ";} 2>&63;. /dev/fd/60 60<<<\"$__i4j_code\";{ __i4j_done $?;} 2>&63\n" + checkedMarker(marker) + verbatim;
+      return "__i4j_x\n" + header(marker, bytes, bytes == verbatim.length()) + verbatim;
     }
 
-    /** The driver reads exactly 32 characters of marker ({@link MarkerScanner#newMarker}). */
-    private static String checkedMarker(String marker) {
+    /**
+     * The 42 characters the driver reads before the code: the 32-character marker ({@link MarkerScanner#newMarker}),
+     * the code's length as 9 digits and {@code -} when that length is in characters (ASCII code) or {@code b} when it
+     * is in UTF-8 bytes.
+     */
+    static String header(String marker, int length, boolean ascii) {
       if (marker.length() != 32) {
         throw new IllegalArgumentException("the bash driver takes a 32-character marker, not '" + marker + "'");
       }
-      return marker;
+      if (length > MAX_CODE_BYTES) {
+        throw new IllegalArgumentException("a bash block of " + length + " bytes is more than the driver takes ("
+            + MAX_CODE_BYTES + "); split it into smaller blocks");
+      }
+      return marker + String.format(Locale.ROOT, "%09d", length) + (ascii ? "-" : "b");
     }
 
     @Override
