@@ -61,7 +61,7 @@ abstract class ReplDialect {
 
     @Override
     String prelude() {
-      return resource("bash_driver.sh");
+      return BashPrelude.TEXT;
     }
 
     @Override
@@ -244,6 +244,29 @@ abstract class ReplDialect {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The bash driver as sent to the shell: read once, without what bash would only skip. */
+  static final class BashPrelude {
+    static final String TEXT = withoutComments(resource("bash_driver.sh"));
+
+    private BashPrelude() {}
+  }
+
+  /**
+   * {@code script} without its comment lines, blank lines and indentation: bash reads its script from a pipe a byte
+   * per read(2), so each byte of the prelude costs a system call at every shell start. Only for scripts with no
+   * multi-line string or here-document (the bash driver has none).
+   */
+  static String withoutComments(String script) {
+    StringBuilder out = new StringBuilder(script.length());
+    for (String line : script.split("\n", -1)) {
+      String code = line.strip();
+      if (!code.isEmpty() && code.charAt(0) != '#') {
+        out.append(code).append('\n');
+      }
+    }
+    return out.toString();
   }
 
   /** The real interpreter behind {@code python3}, found once: spawning through a pyenv shim costs a bash run each time. */
