@@ -67,7 +67,7 @@ abstract class ReplDialect {
     @Override
     String command(String marker, Path codeFile) {
       String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
-      return "{ __i4j_begin f;} 2>&63;. " + quoted + ";{ __i4j_done $?;} 2>&63\n" + header(marker, 0, true);
+      return "{ __i4j_begin f;} 2>&63;. " + quoted + ";{ __i4j_done $?;} 2>&63\n" + BashHeader.of(marker, 0, true);
     }
 
     @Override
@@ -79,23 +79,7 @@ abstract class ReplDialect {
       // read in the C locale.
       String verbatim = code.indexOf('\0') < 0 ? code : code.replace("\0", "");
       int bytes = utf8Length(verbatim);
-      return "__i4j_x\n" + header(marker, bytes, bytes == verbatim.length()) + verbatim;
-    }
-
-    /**
-     * The 42 characters the driver reads before the code: the 32-character marker ({@link MarkerScanner#newMarker}),
-     * the code's length as 9 digits and {@code -} when that length is in characters (ASCII code) or {@code b} when it
-     * is in UTF-8 bytes.
-     */
-    static String header(String marker, int length, boolean ascii) {
-      if (marker.length() != 32) {
-        throw new IllegalArgumentException("the bash driver takes a 32-character marker, not '" + marker + "'");
-      }
-      if (length > MAX_CODE_BYTES) {
-        throw new IllegalArgumentException("a bash block of " + length + " bytes is more than the driver takes ("
-            + MAX_CODE_BYTES + "); split it into smaller blocks");
-      }
-      return marker + String.format(Locale.ROOT, "%09d", length) + (ascii ? "-" : "b");
+      return "__i4j_x\n" + BashHeader.of(marker, bytes, bytes == verbatim.length()) + verbatim;
     }
 
     @Override
@@ -246,11 +230,47 @@ abstract class ReplDialect {
     }
   }
 
-  /** The bash driver as sent to the shell: read once, without what bash would only skip. */
+  /** What the bash driver reads after its command line, before the code. */
+  static final class BashHeader {
+    private BashHeader() {}
+
+    /**
+     * The 42 characters the driver reads before the code: the 32-character marker ({@link MarkerScanner#newMarker}),
+     * the code's length as 9 digits and {@code -} when that length is in characters (ASCII code) or {@code b} when it
+     * is in UTF-8 bytes.
+     */
+    static String of(String marker, int length, boolean ascii) {
+      if (marker.length() != 32) {
+        throw new IllegalArgumentException("the bash driver takes a 32-character marker, not '" + marker + "'");
+      }
+      if (length > MAX_CODE_BYTES) {
+        throw new IllegalArgumentException("a bash block of " + length + " bytes is more than the driver takes ("
+            + MAX_CODE_BYTES + "); split it into smaller blocks");
+      }
+      return marker + String.format(Locale.ROOT, "%09d", length) + (ascii ? "-" : "b");
+    }
+  }
+
+  /**
+   * The bash driver as sent to the shell: one short line that reads the rest with {@code read -N} (one read(2); a
+   * byte per read(2) with {@code -n} on a bash before 4.1) and evaluates it at top level, then the driver without
+   * its comments. bash's parser reads a script from a pipe a byte per system call: read by the parser, the driver's
+   * 6 KB cost a millisecond or more at each shell start.
+   */
   static final class BashPrelude {
-    static final String TEXT = withoutComments(resource("bash_driver.sh"));
+    static final String TEXT = bootstrapped(withoutComments(resource("bash_driver.sh")));
 
     private BashPrelude() {}
+
+    static String bootstrapped(String driver) {
+      int length = utf8Length(driver);
+      if (length != driver.length()) {
+        throw new IllegalStateException("the bash driver must be ASCII: read -N counts characters");
+      }
+      return "if [ -z \"${I4J_BASH_NO_READ_N-}\" ]&&((BASH_VERSINFO[0]>4||(BASH_VERSINFO[0]==4&&BASH_VERSINFO[1]>=1)))"
+          + ";then builtin read -r -N " + length + " -u 255 __i4j_p;else IFS= builtin read -r -d '' -n " + length
+          + " -u 255 __i4j_p;fi;eval \"$__i4j_p\";unset __i4j_p\n" + driver;
+    }
   }
 
   /**

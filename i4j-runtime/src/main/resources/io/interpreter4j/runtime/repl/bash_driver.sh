@@ -1,4 +1,6 @@
-# interpreter4j bash REPL driver: bash runs `bash --noprofile --norc /dev/stdin` and reads this prelude, then per
+# interpreter4j bash REPL driver: bash runs `bash --noprofile --norc /dev/stdin` and reads this prelude (sent without
+# its comments and indentation, behind one line that reads it with `read -N` and evals it: ReplDialect.BashPrelude;
+# so no multi-line strings or here-documents here, and ASCII only), then per
 # block the line `__i4j_x` from the Java side, then a 42-character header (the block's 32-character marker, its
 # code's length as 9 digits, `-` for ASCII code or `b` for code counted in UTF-8 bytes) and the code's bytes.
 # bash parses a script from a pipe one byte per read(2), so only that short line goes through the parser: it is an
