@@ -20,12 +20,10 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class ReplDialect {
 
-  /** How a worker whose process died tells that the next block starts from scratch. */
   /** The driver resources, read from the jar once each (a handful of files). */
   private static final Map<String, String> RESOURCES = new ConcurrentHashMap<>();
-  /** Where a bash shell finds its driver as it starts; unset by the driver's prelude before any block runs. */
-  static final String BASH_DRIVER_VARIABLE = "__I4J_BASH_DRIVER";
 
+  /** How a worker whose process died tells that the next block starts from scratch. */
   static final String NEW_PROCESS_NEXT = "its state was lost and a new process will start for the next block.";
 
   static final ReplDialect PYTHON = new ReplDialect("python", "python process", "process",
@@ -53,6 +51,9 @@ abstract class ReplDialect {
     }
   };
 
+  /** The largest bash block in UTF-8 bytes: its length goes to the driver as 9 digits. */
+  static final int MAX_CODE_BYTES = 999_999_999;
+
   static final ReplDialect BASH = new ReplDialect("bash", "bash shell", "shell",
       "earlier state (cwd, variables, functions)",
       "a new shell will start for the next block and its state (cwd, variables, functions) was reset.", "sh") {
@@ -62,44 +63,27 @@ abstract class ReplDialect {
       return withSetsid(ReplProcess.withDefaultSigint(List.of("bash", "--noprofile", "--norc", "/dev/stdin")));
     }
 
-    /**
-     * The driver comes in the environment and the prelude evaluates it: bash reads a script from a pipe one byte per
-     * read(2), which for the driver's 3 KB cost 1.2-1.5 ms of CPU per shell start, against 0.15 ms for this line.
-     */
     @Override
     String prelude() {
-      return "eval \"$" + BASH_DRIVER_VARIABLE + "\";unset " + BASH_DRIVER_VARIABLE + "\n";
-    }
-
-    @Override
-    Map<String, String> environment() {
-      return Map.of(BASH_DRIVER_VARIABLE, resource("bash_driver.sh"));
+      return BashPrelude.TEXT;
     }
 
     @Override
     String command(String marker, Path codeFile) {
       String quoted = "'" + checkedPath(codeFile).replace("'", "'\\''") + "'";
-      return "{ __i4j_begin 0;} 2>&63;. " + quoted + ";{ __i4j_done $?;} 2>&63\n" + checkedMarker(marker);
+      return "{ __i4j_begin f;} 2>&63;. " + quoted + ";{ __i4j_done $?;} 2>&63\n" + BashHeader.of(marker, 0, true);
     }
 
     @Override
     String inlineCommand(String marker, int block, String code) {
-      // One short line for bash's parser, which reads a pipe a byte at a time, then the marker and the code, which
-      // the driver takes with `read -N` and sources at top level (bash_driver.sh). bash drops NUL bytes without
-      // counting them, so they are left out here; a count in characters is the same in every locale only for ASCII
-      // code, so other code is counted in UTF-8 bytes and read in the C locale.
+      // The line `__i4j_x` for bash's parser, which reads a pipe a byte at a time (an alias for the block's command
+      // line), then a fixed header and the code, which the driver takes with `read -N` and sources at top level
+      // (bash_driver.sh). bash drops NUL bytes without counting them, so they are left out here; a count in
+      // characters is the same in every locale only for ASCII code, so other code is counted in UTF-8 bytes and
+      // read in the C locale.
       String verbatim = code.indexOf('\0') < 0 ? code : code.replace("\0", "");
       int bytes = utf8Length(verbatim);
-      return "{ __i4j_begin " + bytes + (bytes == verbatim.length() ? "" : " bytes")
-          + ";} 2>&63;. /dev/fd/60 60<<<\"$__i4j_code\";{ __i4j_done $?;} 2>&63\n" + checkedMarker(marker) + verbatim;
-    }
-
-    /** The driver reads exactly 32 characters of marker ({@link MarkerScanner#newMarker}). */
-    private static String checkedMarker(String marker) {
-      if (marker.length() != 32) {
-        throw new IllegalArgumentException("the bash driver takes a 32-character marker, not '" + marker + "'");
-      }
-      return marker;
+      return "__i4j_x\n" + BashHeader.of(marker, bytes, bytes == verbatim.length()) + verbatim;
     }
 
     @Override
@@ -252,6 +236,65 @@ abstract class ReplDialect {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** What the bash driver reads after its command line, before the code. */
+  static final class BashHeader {
+    private BashHeader() {}
+
+    /**
+     * The 42 characters the driver reads before the code: the 32-character marker ({@link MarkerScanner#newMarker}),
+     * the code's length as 9 digits and {@code -} when that length is in characters (ASCII code) or {@code b} when it
+     * is in UTF-8 bytes.
+     */
+    static String of(String marker, int length, boolean ascii) {
+      if (marker.length() != 32) {
+        throw new IllegalArgumentException("the bash driver takes a 32-character marker, not '" + marker + "'");
+      }
+      if (length > MAX_CODE_BYTES) {
+        throw new IllegalArgumentException("a bash block of " + length + " bytes is more than the driver takes ("
+            + MAX_CODE_BYTES + "); split it into smaller blocks");
+      }
+      return marker + String.format(Locale.ROOT, "%09d", length) + (ascii ? "-" : "b");
+    }
+  }
+
+  /**
+   * The bash driver as sent to the shell: one short line that reads the rest with {@code read -N} (one read(2); a
+   * byte per read(2) with {@code -n} on a bash before 4.1) and evaluates it at top level, then the driver without
+   * its comments. bash's parser reads a script from a pipe a byte per system call: read by the parser, the driver's
+   * 6 KB cost a millisecond or more at each shell start.
+   */
+  static final class BashPrelude {
+    static final String TEXT = bootstrapped(withoutComments(resource("bash_driver.sh")));
+
+    private BashPrelude() {}
+
+    static String bootstrapped(String driver) {
+      int length = utf8Length(driver);
+      if (length != driver.length()) {
+        throw new IllegalStateException("the bash driver must be ASCII: read -N counts characters");
+      }
+      return "if [ -z \"${I4J_BASH_NO_READ_N-}\" ]&&((BASH_VERSINFO[0]>4||(BASH_VERSINFO[0]==4&&BASH_VERSINFO[1]>=1)))"
+          + ";then builtin read -r -N " + length + " -u 255 __i4j_p;else IFS= builtin read -r -d '' -n " + length
+          + " -u 255 __i4j_p;fi;eval \"$__i4j_p\";unset __i4j_p\n" + driver;
+    }
+  }
+
+  /**
+   * {@code script} without its comment lines, blank lines and indentation: bash reads its script from a pipe a byte
+   * per read(2), so each byte of the prelude costs a system call at every shell start. Only for scripts with no
+   * multi-line string or here-document (the bash driver has none).
+   */
+  static String withoutComments(String script) {
+    StringBuilder out = new StringBuilder(script.length());
+    for (String line : script.split("\n", -1)) {
+      String code = line.strip();
+      if (!code.isEmpty() && code.charAt(0) != '#') {
+        out.append(code).append('\n');
+      }
+    }
+    return out.toString();
   }
 
   /** The real interpreter behind {@code python3}, found once: spawning through a pyenv shim costs a bash run each time. */

@@ -570,7 +570,7 @@ class ReplWorkerTest {
     }
 
     @Test
-    void theDriverInTheEnvironmentIsGoneBeforeTheFirstBlock() {
+    void theDriverLeavesNothingInTheEnvironmentOfABlock() {
       var worker = worker(config("bash"));
       Run run = run(worker, 1, "echo \"[${__I4J_BASH_DRIVER-unset}]\"; env | grep -c __I4J_BASH_DRIVER; "
           + "type __i4j_done >/dev/null && echo driver");
@@ -666,6 +666,89 @@ class ReplWorkerTest {
       assertEquals("hi\n", traced.stdout());
       assertTrue(traced.stderr().contains("echo hi"), traced.stderr());
       assertFalse(traced.stderr().contains("__i4j"), "the driver's calls are traced: " + traced.stderr());
+    }
+
+    @Test
+    void aBlockThatTurnsTracingOnOrOffSeesOnlyItsOwnCommands() {
+      var worker = worker(config("bash"));
+      Run on = run(worker, 1, "x=1\nset -x\necho traced");
+      assertEquals(0, on.exitCode(), on.stderr());
+      assertEquals("traced\n", on.stdout());
+      assertTrue(on.stderr().contains("echo traced"), on.stderr());
+      assertFalse(on.stderr().contains("__i4j"), "the driver's calls are traced: " + on.stderr());
+      Run off = run(worker, 2, "set +x\necho quiet");
+      assertFalse(off.stderr().contains("__i4j"), off.stderr());
+      Run after = run(worker, 3, "echo \"$x\"; return 3");
+      assertEquals(3, after.exitCode());
+      assertEquals("1\n", after.stdout());
+      assertEquals("", after.stderr(), "no trace once the block turned it off");
+    }
+
+    @Test
+    void theBlocksFileIsUnnamedOwnerOnlyAndNoBlockCanDeleteIt() throws Exception {
+      Path tmp = Files.createDirectories(sessionDir.resolve("tmp"));
+      var worker = worker(config("bash").withExtraEnv(Map.of("TMPDIR", tmp.toString())));
+      // fd 59, which each block is sourced through, is a file bash made in TMPDIR and unlinked at once
+      Run look = run(worker, 1, "y=2; ls -l /proc/$$/fd/59; stat -L -c %a /dev/fd/59; ls -A \"$TMPDIR\" | wc -l");
+      assertEquals(0, look.exitCode(), look.stderr());
+      String[] lines = look.stdout().split("\n");
+      assertTrue(lines[0].endsWith("(deleted)") && lines[0].contains(tmp.toString()), look.stdout());
+      assertTrue(lines[1].matches("[0-7]00"), "owner-only: " + lines[1]);
+      assertEquals("0", lines[2].strip(), "nothing left in TMPDIR by name");
+      // a block that empties TMPDIR (and puts files there) changes nothing for the next ones
+      assertEquals(0, run(worker, 2, "rm -rf \"$TMPDIR\"/* \"$TMPDIR\"/.??*; echo 'echo hijacked' > \"$TMPDIR/x\"")
+          .exitCode());
+      Run next = run(worker, 3, "echo \"y=$y\"");
+      assertEquals("y=2\n", next.stdout());
+      assertEquals("", next.stderr());
+    }
+
+    @Test
+    void aBlockThatClosesOrReplacesFd59IsToldAndTheShellGoesOn() {
+      var worker = worker(config("bash"));
+      assertEquals(0, run(worker, 1, "z=3; exec 59<&-").exitCode());
+      Run lost = run(worker, 2, "echo not-run");
+      assertEquals("", lost.stdout());
+      assertTrue(lost.stderr().contains("file descriptor 59"), lost.stderr());
+      Run again = run(worker, 3, "echo \"z=$z\"");
+      assertEquals(0, again.exitCode(), again.stderr());
+      assertEquals("z=3\n", again.stdout());
+      assertEquals(0, run(worker, 4, "exec 59</dev/null").exitCode());
+      Run replaced = run(worker, 5, "echo not-run");
+      assertEquals("", replaced.stdout());
+      assertTrue(replaced.stderr().contains("file descriptor 59"), replaced.stderr());
+      assertEquals("z=3\n", run(worker, 6, "echo \"z=$z\"").stdout());
+    }
+
+    @Test
+    void aliasesBehaveAsInAScriptUnlessABlockTurnsThemOn() {
+      var worker = worker(config("bash"));
+      // the driver's command line is an alias, but the blocks see expand_aliases as a script does: off
+      Run off = run(worker, 1, "alias hi='echo alias-ran'\nshopt expand_aliases\nhi");
+      assertEquals(127, off.exitCode(), off.stderr());
+      assertEquals("expand_aliases \toff\n", off.stdout());
+      assertEquals(127, run(worker, 2, "hi").exitCode());
+      assertEquals(0, run(worker, 3, "shopt -s expand_aliases").exitCode());
+      Run on = run(worker, 4, "hi; shopt expand_aliases");
+      assertEquals("alias-ran\nexpand_aliases \ton\n", on.stdout());
+      // a block that drops every alias, the driver's too, and turns them off again
+      assertEquals(0, run(worker, 5, "unalias -a; shopt -u expand_aliases").exitCode());
+      Run after = run(worker, 6, "echo still; shopt expand_aliases; alias hi 2>/dev/null || echo no-hi");
+      assertEquals(0, after.exitCode(), after.stderr());
+      assertEquals("still\nexpand_aliases \toff\nno-hi\n", after.stdout());
+    }
+
+    @Test
+    void theHereStringPathKeepsTheShellsBehaviour() {
+      // where fd 59 cannot be had (no writable TMPDIR, /dev/fd sharing the offset), blocks come through a
+      // here-string; I4J_BASH_NO_FD59=1 runs that path here
+      var worker = worker(config("bash").withExtraEnv(Map.of("I4J_BASH_NO_FD59", "1")));
+      Run first = run(worker, 1, "declare -A m=([k]=v); f() { echo f; }\nbreak\necho after-break");
+      assertTrue(first.stdout().contains("after-break"), first.stdout());
+      Run ls = run(worker, 2, "ls /proc/$$/fd");
+      assertFalse(ls.stdout().lines().anyMatch("59"::equals), ls.stdout());
+      assertEquals(4, run(worker, 3, "echo before; return 4; echo never").exitCode());
+      assertEquals("v f\n", run(worker, 4, "echo \"${m[k]}\" $(f)").stdout());
     }
 
     @Test
