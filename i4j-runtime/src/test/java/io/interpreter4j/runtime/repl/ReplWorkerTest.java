@@ -155,7 +155,23 @@ class ReplWorkerTest {
   /** Processes that should all end; waits on their exit rather than sleeping. */
   static void assertAllEnd(List<ProcessHandle> processes) throws Exception {
     CompletableFuture<?>[] exits = processes.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
-    CompletableFuture.allOf(exits).get(20, TimeUnit.SECONDS);
+    try {
+      CompletableFuture.allOf(exits).get(20, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException stillRunning) {
+      StringBuilder alive = new StringBuilder();
+      for (ProcessHandle p : processes) {
+        if (p.isAlive()) {
+          String stat;
+          try {
+            stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat")).strip();
+          } catch (java.io.IOException gone) {
+            stat = "(no /proc entry)";
+          }
+          alive.append("\n  ").append(stat);
+        }
+      }
+      fail("still alive after 20 s (pid (comm) state ppid pgrp ...):" + alive);
+    }
     for (ProcessHandle p : processes) {
       assertFalse(p.isAlive(), "still alive: " + p.pid() + " " + p.info().commandLine().orElse(""));
     }
