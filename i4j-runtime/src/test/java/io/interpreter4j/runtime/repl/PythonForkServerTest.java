@@ -196,6 +196,14 @@ class PythonForkServerTest {
     assertEquals(PythonForkServer.UNKNOWN_EXIT, child.exit().get(20, TimeUnit.SECONDS));
   }
 
+  /** The server's script started directly, as a JVM would start it, with a FIFO folder of its own. */
+  private Process startServerScript() throws Exception {
+    Path fifos = Files.createDirectories(dir.resolve("fifos"));
+    return new ProcessBuilder(ReplDialect.PythonExecutable.resolve(), "-u", "-c",
+        ReplDialect.resource("python_fork_server.py"), fifos.toString(), ReplDialect.resource("python_driver.py"))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
   /**
    * A JVM killed between its fork request and opening the child's FIFOs: the child, waiting in its opens, ends by
    * itself ({@code open_within_s}) instead of waiting for ever with nobody to kill it. Driven as that JVM would:
@@ -203,10 +211,7 @@ class PythonForkServerTest {
    */
   @Test
   void aChildWhoseJvmNeverOpensItsFifosEndsByItself() throws Exception {
-    Path fifos = Files.createDirectories(dir.resolve("fifos"));
-    Process script = new ProcessBuilder(ReplDialect.PythonExecutable.resolve(), "-u", "-c",
-        ReplDialect.resource("python_fork_server.py"), fifos.toString(), ReplDialect.resource("python_driver.py"))
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process script = startServerScript();
     try {
       var replies = new java.io.BufferedReader(new java.io.InputStreamReader(script.getInputStream(),
           StandardCharsets.UTF_8));
@@ -229,10 +234,7 @@ class PythonForkServerTest {
   /** The same for a program the server spawns: with the server gone and no JVM end ever opened, it reads EOF. */
   @Test
   void aProgramWhoseJvmNeverOpensItsFifosEndsByItself() throws Exception {
-    Path fifos = Files.createDirectories(dir.resolve("fifos"));
-    Process script = new ProcessBuilder(ReplDialect.PythonExecutable.resolve(), "-u", "-c",
-        ReplDialect.resource("python_fork_server.py"), fifos.toString(), ReplDialect.resource("python_driver.py"))
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process script = startServerScript();
     try {
       var replies = new java.io.BufferedReader(new java.io.InputStreamReader(script.getInputStream(),
           StandardCharsets.UTF_8));
