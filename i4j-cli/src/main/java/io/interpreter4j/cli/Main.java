@@ -22,11 +22,12 @@ public final class Main {
       // the chat's terminal and line editor, and its configuration's defaults, while picocli reads the command line
       ConsoleLogging.quietPekko();
       ChatTerminal.openEarly(); // quiets JLine's logging on its own thread
-      readConfigEarly();
+      onThreadOfItsOwn(ConfigLoader::readOwnDefaults);
     } else {
       ConsoleLogging.quiet();
       if (args.length > 0 && "batch".equals(args[0])) {
-        readAllConfigEarly(); // the batch reads every library's defaults right after picocli
+        // every library's defaults, which ConfigFactory keeps: the batch's actor system starts right after picocli
+        onThreadOfItsOwn(com.typesafe.config.ConfigFactory::load);
       }
     }
     // Initialise logging before any thread logs, so SLF4J has nothing to replay (and nothing to warn about).
@@ -51,31 +52,19 @@ public final class Main {
   static final String UNUSED_CONVERTERS = "java\\.sql\\..*,java\\.time\\..*";
 
   /**
-   * Parses interpreter4j's own HOCON defaults on a thread of their own while picocli reads the command line: the
-   * chat's configuration is read over them next ({@link ConfigLoader#loadEarly}), which waits for them if they are
-   * still being parsed. Every library's ({@code ConfigFactory.load()}, 7,000 lines of Pekko's) are parsed for the
-   * actor system as it starts, after the prompt: parsed here they took the second core from the prompt's thread.
-   * A file that does not parse fails again, in the chat's own reading, with the usual message.
+   * Parses HOCON defaults on a thread of their own while picocli reads the command line; whoever reads them next waits
+   * for them if they are still being parsed. The chat reads interpreter4j's own ({@link ConfigLoader#loadEarly}):
+   * every library's ({@code ConfigFactory.load()}, 7,000 lines of Pekko's) are parsed for its actor system after the
+   * prompt, since parsed here they took the second core from the prompt's thread. A batch's actor system starts
+   * right after picocli, so it reads every library's here. A file that does not parse fails again where it is read,
+   * with the usual message.
    */
-  private static void readConfigEarly() {
-    Thread reader = new Thread(() -> {
-      ConfigLoader.readOwnDefaults();
-    }, "i4j-config-read");
-    reader.setDaemon(true);
-    reader.start();
-  }
-
-  /**
-   * Parses every library's HOCON defaults (reference.conf, application.conf, system properties) on a thread of its own
-   * while picocli reads a batch's command line: the batch's actor system starts right after, and {@code ConfigFactory}
-   * keeps them once parsed (a caller that comes while they are being parsed waits for them).
-   */
-  private static void readAllConfigEarly() {
+  private static void onThreadOfItsOwn(Runnable read) {
     Thread reader = new Thread(() -> {
       try {
-        com.typesafe.config.ConfigFactory.load();
+        read.run();
       } catch (RuntimeException badFile) {
-        // read again by the batch itself, which says what is wrong
+        // read again where it is used, which says what is wrong
       }
     }, "i4j-config-read");
     reader.setDaemon(true);
