@@ -7,9 +7,14 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.prompt.HostInfo;
 import io.interpreter4j.runtime.approval.Approver;
 import io.interpreter4j.runtime.llm.ModelProvider;
+import io.interpreter4j.runtime.sandbox.Containment;
+import io.interpreter4j.runtime.sandbox.MaskedPaths;
+import io.interpreter4j.runtime.sandbox.SandboxSettings;
+import io.interpreter4j.runtime.session.ProcessDefaults;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.runtime.session.SessionManager;
 import io.interpreter4j.runtime.session.SessionSpec;
+import io.interpreter4j.runtime.supervision.Faults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -44,13 +49,27 @@ public final class SessionKit {
   }
 
   public static ActorSystem<SessionManager.Command> system(String name, Config config) {
-    return ActorSystem.create(SessionManager.create(), name, Quiet.CONFIG.withFallback(config), SessionManager.PROPS);
+    return ActorSystem.create(SessionManager.create(), name, Quiet.over(config), SessionManager.PROPS);
   }
 
-  /** Creates a session and completes with its ref (or fails with the manager's error). */
+  /**
+   * Where the code of a session of {@code config} runs: its {@code interpreter4j.sandbox} settings, as the CLI gives
+   * its sessions ({@code auto-run}, reference.conf's: bwrap under auto-approval; {@code none}: unconfined). A
+   * section's sandbox override takes effect only through this: a {@link SessionSpec} made without a containment
+   * takes the process's default, whatever the section's config says.
+   */
+  public static Containment containment(Config config) {
+    SandboxSettings sandbox = SandboxSettings.from(config);
+    return Containment.of(sandbox,
+        MaskedPaths.standard(System.getenv(), settings(config).dataDir(), sandbox.maskedPaths()));
+  }
+
+  /** Creates a session whose code runs as {@code containment} says; completes with its ref (or the manager's error). */
   public static CompletionStage<ActorRef<Session.Command>> create(ActorSystem<SessionManager.Command> system,
-      String id, Settings settings, ModelProvider provider, List<Consumer<Event>> subscribers) {
-    SessionSpec spec = new SessionSpec(id, settings, provider, Approver.NOBODY, HOST, subscribers);
+      String id, Settings settings, Containment containment, ModelProvider provider,
+      List<Consumer<Event>> subscribers) {
+    SessionSpec spec = new SessionSpec(id, settings, provider, Approver.NOBODY, HOST, subscribers, containment,
+        ProcessDefaults.venv(), Faults.NONE);
     return AskPattern.<SessionManager.Command, SessionManager.Created>ask(system,
             replyTo -> new SessionManager.Create(spec, replyTo), Duration.ofSeconds(60), system.scheduler())
         // on the system's dispatcher: an ask's stage runs a plain thenApply asynchronously, on the common pool, and

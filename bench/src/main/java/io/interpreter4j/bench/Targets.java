@@ -59,7 +59,9 @@ final class Targets {
     // issue 20: 500 two-block tasks at --parallel 16
     JsonNode batch = report.path("batch");
     check(t, "batch_all_done", batch.path("all_done"), "true", batch.path("all_done").asBoolean(false));
-    atLeast(t, "batch_tasks_per_s", batch.path("tasks_per_s"), 60);
+    // issue 20: 500 tasks (a smaller batch, -Dbench.batch.tasks, weighs the JVM's start more: not judged)
+    atLeast(t, "batch_tasks_per_s", batch.path("tasks").asInt(0) >= 500 ? batch.path("tasks_per_s")
+        : MissingNode.getInstance(), 60);
     atMost(t, "batch_peak_rss_mib", batch.path("peak_rss_mib"), 400);
     return t;
   }

@@ -41,6 +41,15 @@ class TargetsTest {
   }
 
   @Test
+  void batchRateCountsOnlyAtFiveHundredTasks() throws Exception {
+    String batch = """
+        {"batch": {"tasks": %d, "all_done": true, "tasks_per_s": 70, "peak_rss_mib": 200}}""";
+    assertEquals("not_run", status(Targets.evaluate(report(batch.formatted(100))), "batch_tasks_per_s"));
+    assertEquals("met", status(Targets.evaluate(report(batch.formatted(500))), "batch_tasks_per_s"));
+    assertEquals("met", status(Targets.evaluate(report(batch.formatted(100))), "batch_peak_rss_mib"));
+  }
+
+  @Test
   void idleSessionPssAddsTheHeapToTheInterpretersPss() throws Exception {
     JsonNode t = Targets.evaluate(report("""
         {"sessions": {"heap_per_idle_session_kib": 100},

@@ -88,7 +88,7 @@ public final class ClusterJournalSection {
       int port = freePort();
       ClusterSettings settings = new ClusterSettings("127.0.0.1", port, List.of("127.0.0.1:" + port),
           pg.jdbcUrl(), pg.user(), "trust", Duration.ofSeconds(30));
-      cluster = ClusterNode.start(settings, Quiet.CONFIG.withFallback(nodeConfig), SessionManager.create(), false);
+      cluster = ClusterNode.start(settings, Quiet.over(nodeConfig), SessionManager.create(), false);
       single = SessionKit.system("bench-single", fileConfig);
 
       // [0]: each round's p50, [1]: its p99, in ns

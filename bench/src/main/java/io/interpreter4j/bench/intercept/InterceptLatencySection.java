@@ -55,7 +55,8 @@ public final class InterceptLatencySection {
       system = SessionKit.system("bench-intercept", config);
       ControlledModel model = new ControlledModel();
       LinkedBlockingQueue<Stamp> stamps = new LinkedBlockingQueue<>();
-      ActorRef<Session.Command> session = SessionKit.create(system, "bench-intercept", settings, model,
+      ActorRef<Session.Command> session = SessionKit.create(system, "bench-intercept", settings,
+          SessionKit.containment(config), model,
           List.of(event -> stamp(event, stamps))).toCompletableFuture().get(60, TimeUnit.SECONDS);
 
       Samples toExec = new Samples(trials);

@@ -12,6 +12,7 @@ import io.interpreter4j.core.config.Settings;
 import io.interpreter4j.core.event.EventCodec;
 import io.interpreter4j.core.event.TurnStatus;
 import io.interpreter4j.core.replay.Cassette;
+import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
 import io.interpreter4j.runtime.session.Session;
 import io.interpreter4j.runtime.session.SessionManager;
@@ -52,22 +53,24 @@ public final class LoopSection {
       var config = SessionKit.config(dir.resolve("data"), work,
           Map.of("interpreter4j.healing.max-iterations", MAX_ITERATIONS));
       Settings settings = SessionKit.settings(config);
+      // the auto-run sandbox (bwrap) that auto-approval gets by default, as a user's -y session runs
+      Containment containment = SessionKit.containment(config);
       Cassette cassette = cassette();
       system = SessionKit.system("bench-loop", config);
 
       // warm-up turns: the first turns of a JVM run while C2 compiles the loop's path on the second core
       int warmups = Integer.getInteger("bench.loop.warmups", WARMUP_TURNS);
       for (int i = 1; i <= warmups; i++) {
-        turn(system, settings, cassette, "warm-up-" + i);
+        turn(system, settings, containment, cassette, "warm-up-" + i);
       }
       List<TurnTrace.Figures> runs = new ArrayList<>();
-      runs.add(turn(system, settings, cassette, "run-1"));
+      runs.add(turn(system, settings, containment, cassette, "run-1"));
       // the baseline between the runs: a change in the machine's load is shared out rather than charged to one side
       Path codes = dir.resolve("blocks.json");
       Files.write(codes, EventCodec.mapper().writeValueAsBytes(codes()));
       JupyterBaseline.Result jupyter = JupyterBaseline.measure("@" + codes, BLOCKS, RUNS * BLOCKS, dir);
       for (int i = 2; i <= RUNS; i++) {
-        runs.add(turn(system, settings, cassette, "run-" + i));
+        runs.add(turn(system, settings, containment, cassette, "run-" + i));
       }
       return report(runs, jupyter, warmups);
     } finally {
@@ -102,9 +105,9 @@ public final class LoopSection {
   }
 
   private static TurnTrace.Figures turn(ActorSystem<SessionManager.Command> system, Settings settings,
-      Cassette cassette, String name) throws Exception {
+      Containment containment, Cassette cassette, String name) throws Exception {
     TurnTrace trace = new TurnTrace();
-    ActorRef<Session.Command> session = SessionKit.create(system, "bench-loop-" + name, settings,
+    ActorRef<Session.Command> session = SessionKit.create(system, "bench-loop-" + name, settings, containment,
         new ReplayModelProvider("replay:bench-loop", cassette), List.of(trace)).toCompletableFuture()
         .get(60, TimeUnit.SECONDS);
     try {

@@ -11,6 +11,7 @@ import io.interpreter4j.core.event.Event;
 import io.interpreter4j.core.event.EventPayload;
 import io.interpreter4j.core.event.TurnStatus;
 import io.interpreter4j.core.replay.Cassette;
+import io.interpreter4j.runtime.sandbox.Containment;
 import io.interpreter4j.runtime.llm.ReplayModelProvider;
 import io.interpreter4j.runtime.repl.ReplConfig;
 import io.interpreter4j.runtime.sandbox.MaskedPaths;
@@ -75,24 +76,25 @@ public final class SandboxSection {
       double[] firstNone = new double[RUNS];
       Path work = Files.createDirectories(dir.resolve("work"));
       var config = SessionKit.config(dir.resolve("data"), work, Map.of());
-      Settings none = SessionKit.settings(SessionKit.config(dir.resolve("data"), work,
+      Settings settings = SessionKit.settings(config);
+      Containment none = SessionKit.containment(SessionKit.config(dir.resolve("data"), work,
           Map.of("interpreter4j.sandbox.kind", "none")));
-      Settings sandboxed = SessionKit.settings(SessionKit.config(dir.resolve("data"), work,
+      Containment sandboxed = SessionKit.containment(SessionKit.config(dir.resolve("data"), work,
           Map.of("interpreter4j.sandbox.kind", "bwrap")));
       Cassette cassette = new Cassette("bench-sandbox", List.of(
           new Cassette.Turn(null, "```python\n" + CODE + "\n```\n", 64, 0), new Cassette.Turn(null, "Done.", 64, 0)));
       ActorSystem<SessionManager.Command> system = SessionKit.system("bench-sandbox", config);
       try {
         for (int i = 0; i < 2; i++) { // classes, JIT and the first session's probes, on both sides
-          firstBlock(system, none, cassette, "warm-none-" + i);
-          firstBlock(system, sandboxed, cassette, "warm-bwrap-" + i);
+          firstBlock(system, settings, none, cassette, "warm-none-" + i);
+          firstBlock(system, settings, sandboxed, cassette, "warm-bwrap-" + i);
         }
         for (int r = 0; r < RUNS; r++) {
           Samples n = new Samples(sessionsPerRun);
           Samples b = new Samples(sessionsPerRun);
           for (int i = 0; i < sessionsPerRun; i++) {
-            n.add(firstBlock(system, none, cassette, "none-" + r + "-" + i));
-            b.add(firstBlock(system, sandboxed, cassette, "bwrap-" + r + "-" + i));
+            n.add(firstBlock(system, settings, none, cassette, "none-" + r + "-" + i));
+            b.add(firstBlock(system, settings, sandboxed, cassette, "bwrap-" + r + "-" + i));
           }
           firstNone[r] = n.medianMs();
           firstBwrap[r] = b.medianMs();
@@ -121,7 +123,8 @@ public final class SandboxSection {
   }
 
   /** One new session's first block, create -> exec_finished, in nanoseconds; the session is stopped after its turn. */
-  private static long firstBlock(ActorSystem<SessionManager.Command> system, Settings settings, Cassette cassette,
+  private static long firstBlock(ActorSystem<SessionManager.Command> system, Settings settings,
+      Containment containment, Cassette cassette,
       String name) throws Exception {
     long[] finished = new long[1];
     CompletableFuture<TurnStatus> done = new CompletableFuture<>();
@@ -133,7 +136,7 @@ public final class SandboxSection {
       }
     };
     long start = System.nanoTime();
-    ActorRef<Session.Command> session = SessionKit.create(system, "bench-sandbox-" + name, settings,
+    ActorRef<Session.Command> session = SessionKit.create(system, "bench-sandbox-" + name, settings, containment,
         new ReplayModelProvider("replay:bench-sandbox", cassette), List.of(watch)).toCompletableFuture()
         .get(60, TimeUnit.SECONDS);
     try {
