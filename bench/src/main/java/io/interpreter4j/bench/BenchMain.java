@@ -115,6 +115,7 @@ public final class BenchMain {
       Targets.quickRun(targets, report.path("total_seconds"));
     }
     report.set("targets", targets);
+    System.err.print(Targets.table(targets));
     String line = EventCodec.mapper().copy().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
     if (results != null) {
       Files.createDirectories(results);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.interpreter4j.core.event.EventCodec;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TargetsTest {
@@ -38,6 +39,23 @@ class TargetsTest {
         "sessions_1000_blocks_per_s_vs_fresh_processes"));
     assertEquals("met", status(Targets.evaluate(report(sessions.formatted(1000))),
         "sessions_1000_blocks_per_s_vs_fresh_processes"));
+  }
+
+  @Test
+  void eachFigureHasTheBaselineMeasuredBesideItAndTheTablePrintsBoth() throws Exception {
+    JsonNode t = Targets.evaluate(report("""
+        {"repl_roundtrip": {"python": {"i4j": {"median_ms": 0.08}, "jupyter_kernel": {"median_ms": 3.5}},
+                            "bash": {"i4j": {"median_ms": 0.3}}}}"""));
+    assertEquals(3.5, t.path("repl_python_median_ms").path("baseline").path("figure").asDouble());
+    assertEquals("Jupyter kernel, median ms", t.path("repl_python_median_ms").path("baseline").path("what").asText());
+    // a baseline the run did not measure is left out, not made up
+    assertEquals(false, t.path("repl_bash_median_ms").has("baseline"));
+    String table = Targets.table(t);
+    String python = table.lines().filter(l -> l.startsWith("repl_python_median_ms ")).findFirst().orElseThrow();
+    assertEquals(List.of("repl_python_median_ms", "0.08", "<=", "0.3", "met", "3.5", "(Jupyter", "kernel,", "median",
+        "ms)"), List.of(python.trim().split("\\s+")));
+    String bash = table.lines().filter(l -> l.startsWith("repl_bash_median_ms ")).findFirst().orElseThrow();
+    assertEquals(List.of("repl_bash_median_ms", "0.3", "<=", "0.25", "missed"), List.of(bash.trim().split("\\s+")));
   }
 
   @Test
