@@ -45,8 +45,8 @@ final class Targets {
     JsonNode sessionRatio = sessions.path("sessions").asInt(0) >= 1000
         ? sessions.path("ratios").path("blocks_per_s_vs_fresh_processes") : MissingNode.getInstance();
     atLeast(t, "sessions_1000_blocks_per_s_vs_fresh_processes", sessionRatio, 3);
-    beside(t, "sessions_1000_blocks_per_s_vs_fresh_processes", "fresh-process lanes, blocks/s (sessions: "
-        + sessions.path("blocks_per_s").asText("-") + ")",
+    beside(t, "sessions_1000_blocks_per_s_vs_fresh_processes", "fresh-process lanes, blocks/s; the sessions': "
+        + sessions.path("blocks_per_s").asText("-"),
         sessions.path("naive_fresh_process_per_block").path("blocks_per_s"));
     JsonNode start = report.path("session_start");
     atMost(t, "session_first_python_block_ms", start.path("i4j_median_ms").path("median"), 30);
