@@ -119,7 +119,7 @@ final class Targets {
     StringBuilder out = new StringBuilder();
     out.append(String.format("%-48s %10s %10s %-8s %s%n", "target", "figure", "wanted", "status",
         "baseline in the same run"));
-    targets.fields().forEachRemaining(e -> {
+    targets.properties().forEach(e -> {
       JsonNode n = e.getValue();
       JsonNode baseline = n.path("baseline");
       out.append(String.format("%-48s %10s %10s %-8s %s%n", e.getKey(), n.path("figure").asText("-"),
