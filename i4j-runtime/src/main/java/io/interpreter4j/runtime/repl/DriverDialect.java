@@ -40,7 +40,10 @@ final class DriverDialect extends ReplDialect {
   static final DriverDialect R = new DriverDialect("r", "R process",
       "earlier state (variables, functions, loaded packages)", "R", true, false,
       config -> List.of("Rscript", "--vanilla", "-e", "eval(parse(text = Sys.getenv('" + R_DRIVER_VARIABLE + "')))"),
-      Map.of(R_DRIVER_VARIABLE, resource("r_driver.R")));
+      Map.of(R_DRIVER_VARIABLE, resource("r_driver.R")),
+      // R dies of a SIGINT that comes before it has set its own handler (a block interrupted or timed out while its
+      // R was still starting): started with SIGINT ignored, it ignores one until then, and its handler replaces that
+      true);
 
   static final DriverDialect POWERSHELL = new DriverDialect("powershell", "PowerShell process",
       "earlier state (variables, functions)", "ps1", true, false,
@@ -56,15 +59,25 @@ final class DriverDialect extends ReplDialect {
   private final boolean leadsOwnGroup;
   private final Function<ReplConfig, List<String>> interpreter;
   private final Map<String, String> environment;
+  /** Starts with SIGINT ignored (the interpreter sets its own handler as it starts), else at its default. */
+  private final boolean ignoresSigintUntilReady;
 
   private DriverDialect(String name, String processName, String earlierState, String codeExtension,
       boolean movesChannels, boolean leadsOwnGroup, Function<ReplConfig, List<String>> interpreter,
       Map<String, String> environment) {
+    this(name, processName, earlierState, codeExtension, movesChannels, leadsOwnGroup, interpreter, environment,
+        false);
+  }
+
+  private DriverDialect(String name, String processName, String earlierState, String codeExtension,
+      boolean movesChannels, boolean leadsOwnGroup, Function<ReplConfig, List<String>> interpreter,
+      Map<String, String> environment, boolean ignoresSigintUntilReady) {
     super(name, processName, "process", earlierState, NEW_PROCESS_NEXT, codeExtension);
     this.movesChannels = movesChannels;
     this.leadsOwnGroup = leadsOwnGroup;
     this.interpreter = interpreter;
     this.environment = environment;
+    this.ignoresSigintUntilReady = ignoresSigintUntilReady;
   }
 
   @Override
@@ -74,7 +87,8 @@ final class DriverDialect extends ReplDialect {
       argv.addAll(List.of("sh", "-c", MOVE_CHANNELS, "i4j-" + name()));
     }
     argv.addAll(interpreter.apply(config));
-    return withSetsid(ReplProcess.withDefaultSigint(argv));
+    return withSetsid(ignoresSigintUntilReady ? ReplProcess.withIgnoredSigint(argv)
+        : ReplProcess.withDefaultSigint(argv));
   }
 
   @Override

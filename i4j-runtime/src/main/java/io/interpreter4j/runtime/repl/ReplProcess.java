@@ -272,6 +272,21 @@ final class ReplProcess {
     return all;
   }
 
+  /**
+   * Prefixes {@code argv} with {@code env --ignore-signal=INT} where that exists (GNU coreutils 8.31+, as
+   * {@code --default-signal}), else as {@link #withDefaultSigint}: for an interpreter that sets its own SIGINT handler
+   * as it starts whatever it inherits (R), so that an interrupt sent while it is still starting (the shell before
+   * it, its own start-up) is ignored rather than the end of it.
+   */
+  static List<String> withIgnoredSigint(List<String> argv) {
+    if (!DefaultSigint.SUPPORTED) {
+      return argv;
+    }
+    List<String> all = new ArrayList<>(List.of("env", "--ignore-signal=INT"));
+    all.addAll(argv);
+    return all;
+  }
+
   /** Probed once, on first use, off the actor thread (bash starts run on the blocking dispatcher). */
   private static final class DefaultSigint {
     static final boolean SUPPORTED = probe();

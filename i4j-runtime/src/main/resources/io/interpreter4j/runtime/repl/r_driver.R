@@ -106,26 +106,69 @@ local({
     0L
   }
 
-  repeat {
-    # an interrupt while idle only breaks this read; read again
-    line <- tryCatch(readLines(commands, n = 1L, warn = FALSE), interrupt = function(i) NA_character_)
-    if (length(line) == 0L) break
-    if (is.na(line[1L])) next
-    space <- regexpr(" ", line, fixed = TRUE)
-    marker <- substr(line, 1L, space - 1L)
-    path <- substr(line, space + 1L, nchar(line))
-    plots <- tryCatch(open_plots(), error = function(e) NULL)  # no folder for plots: the block runs without
-    status <- tryCatch(run(path), interrupt = function(i) 130L)
-    flush(stdout())
-    flush(stderr())
-    if (!is.null(plots)) tryCatch(send_plots(plots, marker), error = function(e) {
+  # SIGINT (a timeout's or a person's) ends the running block, never the driver: uncaught, an interrupt would end
+  # Rscript and the session's R state with it. One that comes while the driver waits for a command is for no block
+  # and is dropped; one that comes while the plot device opens ends the block with 130 before its code runs; one that
+  # comes as the end marker goes out is held until the marker is out, then dropped. An interrupt that finds the
+  # driver anywhere else ends the block it read with 130.
+  pending <- NULL  # the marker of the block read and not yet ended
+
+  end_block <- function(status) {
+    if (is.null(pending)) return(invisible())
+    done <- sprintf("\002%s %d -\n", pending, status)
+    tryCatch(suspendInterrupts({
+      flush(stdout())
+      flush(stderr())
+      cat(done, file = marker_out)
+      flush(marker_out)
+      cat(done, file = marker_err)
+      flush(marker_err)
+      pending <<- NULL
+    }), interrupt = function(i) NULL)
+  }
+
+  # reads one command and runs its block; FALSE at the end of the commands
+  serve_one <- function() {
+    # The wait for a command and its read hold interrupts: one raised as the read returns would lose the command
+    # read (its block would never end). A signal can end a held read early, empty, as if the commands had ended: an
+    # empty read is tried again, and only a second one in a row is the end (a closed pipe answers at once).
+    line <- character(0)
+    path <- NULL
+    tryCatch(suspendInterrupts({
+      for (attempt in 1:2) {
+        line <- readLines(commands, n = 1L, warn = FALSE)
+        if (length(line) > 0L) break
+      }
+      if (length(line) > 0L) {
+        space <- regexpr(" ", line, fixed = TRUE)
+        pending <<- substr(line, 1L, space - 1L)
+        path <- substr(line, space + 1L, nchar(line))
+      }
+    }), interrupt = function(i) NULL)
+    # An interrupt held meanwhile came while no block ran: it is for none (a late one, for the block before). R raises
+    # a pending interrupt at its next check, up to 1000 evaluations later, which would be in this block: 1100 empty
+    # evaluations make that check happen here, where it is dropped.
+    tryCatch(for (i in 1:1100) NULL, interrupt = function(i) NULL)
+    if (length(line) == 0L) return(FALSE)
+    status <- 130L
+    plots <- NULL
+    tryCatch({
+      plots <- tryCatch(open_plots(), error = function(e) NULL)  # no folder for plots: the block runs without
+      status <- run(path)
+    }, interrupt = function(i) NULL)
+    if (!is.null(plots)) tryCatch(send_plots(plots, pending), error = function(e) {
       cat("[plots not shown: ", conditionMessage(e), "]\n", sep = "", file = stderr())
-    }, interrupt = function(i) NULL)  # a late interrupt must not end the driver
-    done <- sprintf("\002%s %d -\n", marker, status)
-    cat(done, file = marker_out)
-    flush(marker_out)
-    cat(done, file = marker_err)
-    flush(marker_err)
+    }, interrupt = function(i) NULL)
+    end_block(status)
+    TRUE
+  }
+
+  repeat {
+    more <- tryCatch(serve_one(), interrupt = function(i) {
+      end_block(130L)
+      TRUE
+    })
+    if (!more) break
   }
   quit(save = "no", status = 0L)
 })

@@ -189,6 +189,26 @@ class LanguageWorkersTest {
       assertTrue(quit.notice().contains("exited with code 4"), quit.notice());
       assertEquals("[1] FALSE\n", run(worker, 2, "exists('kept')").stdout());
     }
+
+    @Test
+    void anInterruptAtAnyMomentOfABlockEndsTheBlockNeverR() throws InterruptedException {
+      var worker = worker("r");
+      String pid = run(worker, 1, "kept <- 41\ncat(Sys.getpid())").stdout();
+      // each interrupt lands somewhere between the command's arrival and the end marker: before the code (while the
+      // plot device opens), in it, or as the block ends. The block ends 0 or 130; R and its state stay.
+      for (int block = 2; block < 42; block++) {
+        TestProbe<ReplWorker.Reply> probe = testKit.createTestProbe();
+        worker.tell(new ReplWorker.Execute(block, "invisible(kept)", LONG, probe.getRef()));
+        worker.tell(ReplWorker.Interrupt.INSTANCE);
+        Run run = collect(probe, block, new ArrayList<>());
+        assertTrue(run.exitCode() == 0 || run.exitCode() == 130, "block " + block + ": " + run);
+        // the worker sends SIGINT through a kill process: give a signal that comes after its block ended time to land
+        // here, not on the next block (which would be right to report it: the test could not tell)
+        Thread.sleep(100);
+      }
+      Run after = run(worker, 42, "cat(Sys.getpid(), kept + 1)");
+      assertEquals(pid + " 42", after.stdout(), after.toString());
+    }
   }
 
   @Nested
