@@ -12,6 +12,11 @@
 local({
   Sys.unsetenv("I4J_R_DRIVER")
   options(keep.source = FALSE)
+  # The last guard: an interrupt that finds no handler of the driver's (between two of its steps, in a handler) is
+  # dropped and R goes on where it was, instead of unwinding to the top, where Rscript would end ("Execution
+  # halted"). Set again before each block, which may have changed it.
+  resume_on_interrupt <- function() tryInvokeRestart("resume")
+  options(interrupt = resume_on_interrupt)
   commands <- file("/dev/fd/3", open = "r", raw = TRUE)
   marker_out <- file("/dev/fd/4", open = "w", raw = TRUE)
   marker_err <- file("/dev/fd/5", open = "w", raw = TRUE)
@@ -152,6 +157,7 @@ local({
     if (length(line) == 0L) return(FALSE)
     status <- 130L
     plots <- NULL
+    options(interrupt = resume_on_interrupt)
     tryCatch({
       plots <- tryCatch(open_plots(), error = function(e) NULL)  # no folder for plots: the block runs without
       status <- run(path)
