@@ -264,12 +264,7 @@ final class ReplProcess {
    * SIGINT ignored can neither trap it nor let its commands see it, so every timeout would end in a kill.
    */
   static List<String> withDefaultSigint(List<String> argv) {
-    if (!DefaultSigint.SUPPORTED) {
-      return argv;
-    }
-    List<String> all = new ArrayList<>(List.of("env", "--default-signal=INT"));
-    all.addAll(argv);
-    return all;
+    return withEnvSignalOption("--default-signal=INT", argv);
   }
 
   /**
@@ -279,10 +274,15 @@ final class ReplProcess {
    * it, its own start-up) is ignored rather than the end of it.
    */
   static List<String> withIgnoredSigint(List<String> argv) {
+    return withEnvSignalOption("--ignore-signal=INT", argv);
+  }
+
+  /** {@code env OPTION argv...} where env has its signal options (coreutils 8.31+), else {@code argv} as it is. */
+  private static List<String> withEnvSignalOption(String option, List<String> argv) {
     if (!DefaultSigint.SUPPORTED) {
       return argv;
     }
-    List<String> all = new ArrayList<>(List.of("env", "--ignore-signal=INT"));
+    List<String> all = new ArrayList<>(List.of("env", option));
     all.addAll(argv);
     return all;
   }
