@@ -49,16 +49,20 @@ public final class BatchSection {
       Files.writeString(cassette, cassetteJson());
       Path taskFile = dir.resolve("tasks.jsonl");
       StringBuilder lines = new StringBuilder();
+      int baselineEnd = 0; // the end of the first baselineTasks lines
       for (int i = 1; i <= tasks; i++) {
         ObjectNode task = EventCodec.mapper().createObjectNode();
         task.put("id", "t" + i);
         task.put("prompt", "Compute 6 * 7 in python, then in the shell.");
         task.put("cassette", cassette.toString());
         lines.append(task).append('\n');
+        if (i == baselineTasks) {
+          baselineEnd = lines.length();
+        }
       }
       Files.writeString(taskFile, lines);
       Path baselineFile = dir.resolve("baseline-tasks.jsonl");
-      Files.writeString(baselineFile, lines.substring(0, nthLineEnd(lines, baselineTasks)));
+      Files.writeString(baselineFile, lines.substring(0, baselineEnd));
       // One task first, not measured: the launcher makes its batch class archive at the first batch of a build (a
       // minute of dumping classes on a loaded machine), which a user pays once, not per batch.
       Path primeFile = dir.resolve("prime.jsonl");
@@ -138,15 +142,6 @@ public final class BatchSection {
     node.put("peak_tree_rss_mib", Samples.round(peaks.treeKib / 1024.0));
     node.put("peak_processes", peaks.processes);
     return node;
-  }
-
-  /** The index just past the {@code n}th line of {@code lines} (each ends with a newline). */
-  static int nthLineEnd(CharSequence lines, int n) {
-    int end = 0;
-    for (int i = 0; i < n; i++) {
-      end = lines.toString().indexOf('\n', end) + 1;
-    }
-    return end;
   }
 
   /** The model: the python block, the bash block, the answer (64-character chunks, no delay). */
